@@ -1,0 +1,49 @@
+// Reusable field shapes, so that every entity states "a 1/0 flag" or "an http(s) link" the same way.
+// Widget hints use standard keywords only: `contentMediaType: 'text/html'` marks rich text and
+// `contentMediaType: 'application/json'` marks a JSON list of files; `readOnly` marks fields the
+// server owns, `writeOnly` fields never returned.
+
+/** Links accept only http and https. */
+export const HTTP_URL_PATTERN = '^https?://[^\\s<>"]+$';
+/** A stored file: an http(s) URL or a path served by this server's local storage. */
+export const FILE_URL_PATTERN = '^(https?://[^\\s<>"]+|/files/[A-Za-z0-9._/-]+)$';
+
+export const OPTIONAL_FILE_URL_PATTERN = '^(|https?://[^\\s<>"]+|/files/[A-Za-z0-9._/-]+)$';
+
+export const idField = { type: 'integer', title: 'ID', readOnly: true } as const;
+
+export const codeField = (title: string) => ({ type: 'string', title, maxLength: 64, readOnly: true }) as const;
+
+export const flagField = (title: string, defaultValue: 0 | 1 = 0) =>
+  ({ type: 'integer', title, enum: [0, 1], default: defaultValue }) as const;
+
+export const sortField = (title: string) =>
+  ({ type: 'integer', title, minimum: -1000000000, maximum: 1000000000, default: 0 }) as const;
+
+export const counterField = (title: string) => ({ type: 'integer', title, minimum: 0, readOnly: true }) as const;
+
+export const dateField = (title: string) => ({ type: 'string', title, format: 'date' }) as const;
+
+export const timestampField = (title: string) => ({ type: 'string', title, readOnly: true }) as const;
+
+export const textField = <const N extends number>(title: string, maxLength: N) =>
+  ({ type: 'string', title, maxLength }) as const;
+
+export const requiredTextField = <const N extends number>(title: string, maxLength: N) =>
+  ({ type: 'string', title, minLength: 1, maxLength }) as const;
+
+export const richTextField = (title: string) =>
+  ({ type: 'string', title, maxLength: 200000, contentMediaType: 'text/html' }) as const;
+
+export const fileListField = (title: string) =>
+  ({ type: 'string', title, maxLength: 20000, contentMediaType: 'application/json', default: '[]' }) as const;
+
+export const httpUrlField = (title: string) =>
+  ({ type: 'string', title, maxLength: 1000, pattern: HTTP_URL_PATTERN }) as const;
+
+/** A file URL that may be empty (no image chosen). */
+export const optionalFileUrlField = (title: string) =>
+  ({ type: 'string', title, maxLength: 1000, pattern: OPTIONAL_FILE_URL_PATTERN, default: '' }) as const;
+
+export const fileUrlField = (title: string) =>
+  ({ type: 'string', title, maxLength: 1000, pattern: FILE_URL_PATTERN }) as const;

@@ -1,0 +1,60 @@
+import { defineResource, MODULES } from './descriptor';
+import { codeField, flagField, idField, requiredTextField, textField } from './fields';
+import type { JSONSchema } from 'json-schema-to-ts';
+
+/** A permission string: a comma-separated subset of 1,2,3,4,a. */
+export const PERMISSION_STRING_PATTERN = '^([1234a](,[1234a])*)?$';
+
+const moduleProperties = Object.fromEntries(
+  MODULES.map((m) => [m, { type: 'string', maxLength: 9, pattern: PERMISSION_STRING_PATTERN }]),
+) as Record<(typeof MODULES)[number], { type: 'string'; maxLength: 9; pattern: string }>;
+
+export const memberSchema = {
+  type: 'object',
+  title: '成员',
+  properties: {
+    Id: idField,
+    AuCode: codeField('成员编码'),
+    UserName: { type: 'string', title: '登录名', minLength: 2, maxLength: 32, pattern: '^[A-Za-z0-9_.-]+$' },
+    AuName: requiredTextField('姓名', 50),
+    OrganizationName: textField('单位', 100),
+    IsAdmin: flagField('管理员'),
+    Modules: {
+      type: 'object',
+      title: '模块权限',
+      properties: moduleProperties,
+      additionalProperties: false,
+    },
+    Password: { type: 'string', title: '密码', minLength: 6, maxLength: 128, writeOnly: true },
+  },
+  required: ['UserName', 'AuName'],
+} as const satisfies JSONSchema;
+
+export const memberResource = defineResource({
+  resource: 'member',
+  label: '成员',
+  service: 'Ajax',
+  table: 'MEMBER',
+  schema: memberSchema,
+  codeField: 'AuCode',
+  calls: {
+    list: 'GetMemberListInAdmin',
+    one: 'GetSingleMemberInAdmin',
+    create: 'AddMember',
+    update: 'UpdateMember',
+    delete: 'DelMember',
+  },
+  oneParam: 'Id',
+  defaultOrder: 'ID ASC',
+  module: 'admin',
+  listColumns: [
+    { field: 'UserName' },
+    { field: 'AuName' },
+    { field: 'OrganizationName' },
+    { field: 'IsAdmin', render: 'flag', flagLabels: ['是', '否'] },
+  ],
+  searchFields: ['UserName', 'AuName'],
+  filters: [],
+  pageSize: 15,
+  dialog: { width: 600, title: '成员详情' },
+});

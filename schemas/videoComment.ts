@@ -1,0 +1,40 @@
+import { defineResource } from './descriptor';
+import { idField, requiredTextField, richTextField, textField, timestampField } from './fields';
+import type { JSONSchema } from 'json-schema-to-ts';
+
+export const videoCommentSchema = {
+  type: 'object',
+  title: '视频评论',
+  properties: {
+    Id: idField,
+    VdCode: requiredTextField('视频编码', 64),
+    VmName: textField('标题', 100),
+    VmDes: { ...richTextField('评论内容'), minLength: 1 },
+    VmTime: timestampField('评论时间'),
+    AuCode: { type: 'string', title: '作者编码', readOnly: true },
+    AuName: { type: 'string', title: '作者', readOnly: true },
+    OrganizationName: { type: 'string', title: '单位', readOnly: true },
+  },
+  required: ['VdCode', 'VmDes'],
+} as const satisfies JSONSchema;
+
+export const videoCommentResource = defineResource({
+  resource: 'videoComment',
+  label: '评论',
+  service: 'Ajax',
+  table: 'VIDEO_MESSAGE',
+  schema: videoCommentSchema,
+  calls: {
+    list: 'GetVideoMessageListInAdmin',
+    create: 'AddVideoMessage',
+    delete: 'DelVideoMessage',
+  },
+  defaultOrder: 'VM_TIME DESC',
+  module: 'videoView',
+  readModules: ['video'],
+  listColumns: [{ field: 'AuName' }, { field: 'VmDes' }, { field: 'VmTime', render: 'datetime' }],
+  searchFields: [],
+  filters: ['VdCode'],
+  pageSize: 15,
+  dialog: { width: 600, title: '发表评论' },
+});

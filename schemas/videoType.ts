@@ -1,0 +1,38 @@
+import { defineResource } from './descriptor';
+import { codeField, idField, requiredTextField, sortField } from './fields';
+import type { JSONSchema } from 'json-schema-to-ts';
+
+export const videoTypeSchema = {
+  type: 'object',
+  title: '视频分类',
+  properties: {
+    Id: idField,
+    VdtCode: codeField('分类编码'),
+    VdtName: requiredTextField('名称', 50),
+    VdtSort: sortField('排序'),
+  },
+  required: ['VdtName'],
+} as const satisfies JSONSchema;
+
+export const videoTypeResource = defineResource({
+  resource: 'videoType',
+  label: '视频分类',
+  service: 'Ajax',
+  table: 'VIDEO_TYPE',
+  schema: videoTypeSchema,
+  codeField: 'VdtCode',
+  calls: {
+    list: 'GetVideoTypeListInAdmin',
+    create: 'AddVideoType',
+    update: 'UpdateVideoType',
+    delete: 'DelVideoType',
+  },
+  defaultOrder: 'VDT_SORT ASC',
+  module: 'videoType',
+  readModules: ['video', 'videoView'],
+  listColumns: [{ field: 'VdtName' }, { field: 'VdtSort' }],
+  searchFields: [],
+  filters: [],
+  pageSize: 15,
+  dialog: { width: 500, title: '详情' },
+});

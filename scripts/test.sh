@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The README's test command: every unit and API test on the embedded SQLite (local storage and an
+# S3-protocol server on loopback), then the API suite again on a throwaway PostgreSQL cluster.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+echo "== unit and API tests (SQLite)"
+npx vitest run
+
+echo "== API tests (PostgreSQL)"
+cluster=$(mktemp -d /tmp/zhishi-pg-XXXXXX)
+trap 'scripts/pg-cluster.sh stop "$cluster"' EXIT
+if url=$(scripts/pg-cluster.sh start "$cluster"); then
+  TEST_DATABASE_URL="$url" npx vitest run --project api tests/api
+else
+  status=$?
+  if [ "${REQUIRE_POSTGRES:-0}" = 1 ]; then
+    echo "PostgreSQL suite could not start (exit $status) and REQUIRE_POSTGRES=1: failing." >&2
+    exit 1
+  fi
+  echo "PostgreSQL suite SKIPPED: see the message above for what to install." >&2
+fi

@@ -1,0 +1,83 @@
+// Builds the Fastify app: plugins first (errors, database, session, storage, API docs), then the
+// routes of /Ajax, /Xcx1 and /Xcx3, then the built admin app at `/`. server.ts only listens.
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import type { Config } from './config';
+import { ensureAdmin, uploadSecret } from './bootstrap';
+import { loadDemoData } from './demoData';
+import databasePlugin from './plugins/database';
+import errorsPlugin from './plugins/errors';
+import sessionPlugin from './plugins/session';
+import storagePlugin from './plugins/storage';
+import routes from './routes/index';
+
+/** Paths owned by the server; everything else that is a GET is a route of the admin app. */
+const SERVER_PREFIXES = ['/Ajax/', '/Xcx1/', '/Xcx3/', '/files/', '/upload/', '/docs'];
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  /** Set when the built-in administrator was just created with a generated password. */
+  generatedAdminPassword?: string;
+}
+
+export async function buildApp(config: Config): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: config.logger ? { level: 'info' } : false,
+    // Rich text of 200,000 characters in UTF-8 stays well under 2 MiB.
+    bodyLimit: 2 * 1024 * 1024,
+    ajv: {
+      customOptions: {
+        allErrors: true,
+        // Fields not in a request schema (server-owned ones among them) are dropped, never stored.
+        removeAdditional: true,
+        useDefaults: false,
+        coerceTypes: 'array',
+      },
+    },
+  });
+
+  await app.register(errorsPlugin);
+  await app.register(databasePlugin, { config });
+  await app.register(sessionPlugin, { config });
+  const secret = await uploadSecret(app.database);
+  await app.register(storagePlugin, { config, secret });
+
+  await app.register(swagger, {
+    openapi: {
+      info: {
+        title: '知识学习后台 API',
+        version: '1.0.0',
+        description:
+          'Legacy-style calls of SPEC.md section 7. Every answer is `{ code, msg, data, total? }`; failures carry `errors: [{ field, msg }]`. Log in with /Ajax/Login; the session is an httpOnly cookie.',
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  await app.register(routes);
+
+  const { created, generatedPassword } = await ensureAdmin(app.database, config);
+  if (created && config.demoData) await loadDemoData(app.database, app.storage);
+
+  const indexHtml = path.join(config.publicDir, 'index.html');
+  if (fs.existsSync(indexHtml)) {
+    await app.register(fastifyStatic, { root: config.publicDir, wildcard: false, index: false });
+  }
+  app.setNotFoundHandler((request, reply) => {
+    const isServerPath = SERVER_PREFIXES.some((p) => request.url.startsWith(p));
+    if (request.method !== 'GET' || isServerPath) {
+      return reply.status(404).send({ code: 404, msg: '请求的接口不存在' });
+    }
+    // The admin app's own routes (deep links) all load index.html.
+    if (fs.existsSync(indexHtml)) return reply.type('text/html').sendFile('index.html');
+    return reply
+      .type('text/html; charset=utf-8')
+      .send('<!doctype html><meta charset="utf-8"><title>知识学习后台</title><p>管理界面尚未构建：请运行 <code>npm run build</code>。接口文档见 <a href="/docs">/docs</a>。</p>');
+  });
+
+  return { app, generatedAdminPassword: generatedPassword };
+}

@@ -1,0 +1,95 @@
+// Members and sessions in the database, so that a session survives a restart and is shared by
+// every server process that uses the same database.
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { MODULES, type ModuleKey } from '../../../schemas/descriptor';
+import type { CurrentMember } from '../../../schemas/types';
+import type { Db } from '../db/database';
+import type { MemberTable } from '../db/tables';
+import type { Selectable } from 'kysely';
+
+export type MemberRow = Selectable<MemberTable>;
+
+/** A session lasts 7 days from login. */
+export const SESSION_TTL_MS = 7 * 24 * 3600 * 1000;
+
+export function parseModules(text: string): Partial<Record<ModuleKey, string>> {
+  try {
+    const value: unknown = JSON.parse(text);
+    if (!value || typeof value !== 'object' || Array.isArray(value)) return {};
+    const out: Partial<Record<ModuleKey, string>> = {};
+    for (const m of MODULES) {
+      const codes = (value as Record<string, unknown>)[m];
+      if (typeof codes === 'string' && codes !== '') out[m] = codes;
+    }
+    return out;
+  } catch {
+    return {};
+  }
+}
+
+export function toCurrentMember(row: MemberRow): CurrentMember {
+  return {
+    AuCode: row.AU_CODE,
+    AuName: row.AU_NAME,
+    UserName: row.USER_NAME,
+    IsAdmin: row.IS_ADMIN === 1 ? 1 : 0,
+    OrganizationName: row.ORGANIZATION_NAME,
+    Modules: parseModules(row.MODULES),
+  };
+}
+
+/** The record shape of the member admin calls (never the password hash). */
+export function toMemberRecord(row: MemberRow) {
+  return {
+    Id: row.ID,
+    AuCode: row.AU_CODE,
+    UserName: row.USER_NAME,
+    AuName: row.AU_NAME,
+    OrganizationName: row.ORGANIZATION_NAME,
+    IsAdmin: row.IS_ADMIN === 1 ? 1 : 0,
+    IsBuiltin: row.IS_BUILTIN === 1 ? 1 : 0,
+    Modules: parseModules(row.MODULES),
+  };
+}
+
+const tokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+export async function createSession({ db }: Db, auCode: string): Promise<string> {
+  const token = randomBytes(32).toString('base64url');
+  const now = Date.now();
+  await db
+    .insertInto('SESSION')
+    .values({
+      TOKEN_HASH: tokenHash(token),
+      AU_CODE: auCode,
+      CREATED_AT: new Date(now).toISOString(),
+      EXPIRES_AT: new Date(now + SESSION_TTL_MS).toISOString(),
+    })
+    .execute();
+  return token;
+}
+
+export async function memberOfSession({ db }: Db, token: string): Promise<MemberRow | undefined> {
+  return db
+    .selectFrom('SESSION')
+    .innerJoin('MEMBER', 'MEMBER.AU_CODE', 'SESSION.AU_CODE')
+    .selectAll('MEMBER')
+    .where('SESSION.TOKEN_HASH', '=', tokenHash(token))
+    .where('SESSION.EXPIRES_AT', '>', new Date().toISOString())
+    .executeTakeFirst();
+}
+
+export async function endSession({ db }: Db, token: string): Promise<void> {
+  await db.deleteFrom('SESSION').where('TOKEN_HASH', '=', tokenHash(token)).execute();
+}
+
+/** Ends every session of a member (password change, deletion, loss of access). */
+export async function endSessionsOf({ db }: Db, auCode: string): Promise<void> {
+  await db.deleteFrom('SESSION').where('AU_CODE', '=', auCode).execute();
+}
+
+export async function purgeExpiredSessions({ db }: Db): Promise<void> {
+  await db.deleteFrom('SESSION').where('EXPIRES_AT', '<=', new Date().toISOString()).execute();
+}
+
+export const newCode = () => randomUUID().replace(/-/g, '');

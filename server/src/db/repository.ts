@@ -1,0 +1,178 @@
+// Generic repository of the entity tables, driven by the resource descriptors. Every column name
+// it puts into SQL comes from the entity's schema (never from the request), and every value is a
+// bound parameter.
+import { sql, type Kysely } from 'kysely';
+import { toColumn, type ResourceDescriptor } from '../../../schemas/descriptor';
+import type { Db } from './database';
+import type { OrderTerm } from './orderName';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables are chosen by descriptor at run time
+type AnyDb = Kysely<any>;
+export type Row = Record<string, unknown>;
+
+export interface FieldColumn {
+  field: string;
+  column: string;
+}
+
+const columnCache = new Map<string, FieldColumn[]>();
+
+/** Fields stored in the descriptor's table (everything but write-only and object fields). */
+export function storedFields(descriptor: ResourceDescriptor): FieldColumn[] {
+  let cached = columnCache.get(descriptor.resource);
+  if (!cached) {
+    cached = Object.entries(descriptor.schema.properties)
+      .filter(([, s]) => !s.writeOnly && s.type !== 'object')
+      .map(([field]) => ({ field, column: toColumn(field) }));
+    columnCache.set(descriptor.resource, cached);
+  }
+  return cached;
+}
+
+function columnOf(descriptor: ResourceDescriptor, field: string): string {
+  const found = storedFields(descriptor).find((f) => f.field === field);
+  if (!found) throw new Error(`${descriptor.resource} has no stored field ${field}`);
+  return found.column;
+}
+
+function selection(descriptor: ResourceDescriptor): string[] {
+  return storedFields(descriptor).map((f) => `${f.column} as ${f.field}`);
+}
+
+/** Escapes LIKE wildcards so that a search for "50%" finds the text "50%". */
+function likePattern(text: string): string {
+  return `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export interface ListQuery {
+  /** Equality filters, by field. */
+  equals: Record<string, string | number>;
+  /** Case-insensitive "contains" searches, by field. */
+  contains: Record<string, string>;
+  order: OrderTerm[];
+  /** Omitted: every row up to `limit`. */
+  page?: { index: number; size: number };
+  limit: number;
+}
+
+export async function listRows(
+  { db, dialect }: Db,
+  descriptor: ResourceDescriptor,
+  query: ListQuery,
+): Promise<{ rows: Row[]; total: number }> {
+  const k = db as unknown as AnyDb;
+  let base = k.selectFrom(descriptor.table);
+  for (const [field, value] of Object.entries(query.equals)) {
+    base = base.where(columnOf(descriptor, field), '=', value);
+  }
+  for (const [field, text] of Object.entries(query.contains)) {
+    const col = sql.ref(columnOf(descriptor, field));
+    // SQLite's LIKE ignores ASCII case already; PostgreSQL needs ILIKE.
+    base =
+      dialect === 'postgres'
+        ? base.where(sql<boolean>`${col} ilike ${likePattern(text)} escape '\\'`)
+        : base.where(sql<boolean>`${col} like ${likePattern(text)} escape '\\'`);
+  }
+  let rowsQuery = base.select(selection(descriptor));
+  for (const term of query.order) rowsQuery = rowsQuery.orderBy(term.column, term.direction);
+  if (query.page) {
+    rowsQuery = rowsQuery.limit(query.page.size).offset((query.page.index - 1) * query.page.size);
+  } else {
+    rowsQuery = rowsQuery.limit(query.limit);
+  }
+  const [rows, count] = await Promise.all([
+    rowsQuery.execute() as Promise<Row[]>,
+    base.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow() as Promise<{ total: number | string }>,
+  ]);
+  return { rows, total: Number(count.total) };
+}
+
+export async function findRow(
+  { db }: Db,
+  descriptor: ResourceDescriptor,
+  field: string,
+  value: string | number,
+): Promise<Row | undefined> {
+  const k = db as unknown as AnyDb;
+  return (await k
+    .selectFrom(descriptor.table)
+    .select(selection(descriptor))
+    .where(columnOf(descriptor, field), '=', value)
+    .executeTakeFirst()) as Row | undefined;
+}
+
+function toColumns(descriptor: ResourceDescriptor, values: Row): Row {
+  const out: Row = {};
+  for (const [field, value] of Object.entries(values)) {
+    if (field === 'Id' || value === undefined) continue;
+    out[columnOf(descriptor, field)] = value;
+  }
+  return out;
+}
+
+export async function insertRow({ db }: Db, descriptor: ResourceDescriptor, values: Row): Promise<Row> {
+  const k = db as unknown as AnyDb;
+  return (await k
+    .insertInto(descriptor.table)
+    .values(toColumns(descriptor, values))
+    .returning(selection(descriptor))
+    .executeTakeFirstOrThrow()) as Row;
+}
+
+export async function updateRow(
+  { db }: Db,
+  descriptor: ResourceDescriptor,
+  id: number,
+  values: Row,
+): Promise<Row | undefined> {
+  const k = db as unknown as AnyDb;
+  const set = toColumns(descriptor, values);
+  if (Object.keys(set).length === 0) return findRow({ db } as Db, descriptor, 'Id', id);
+  return (await k
+    .updateTable(descriptor.table)
+    .set(set)
+    .where('ID', '=', id)
+    .returning(selection(descriptor))
+    .executeTakeFirst()) as Row | undefined;
+}
+
+export async function deleteRow({ db }: Db, descriptor: ResourceDescriptor, id: number): Promise<boolean> {
+  const k = db as unknown as AnyDb;
+  const result = await k.deleteFrom(descriptor.table).where('ID', '=', id).executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}
+
+/** Whether any row of the descriptor's table has `field = value` (used by the 409 rules). */
+export async function anyRow(
+  { db }: Db,
+  descriptor: ResourceDescriptor,
+  field: string,
+  value: string | number,
+): Promise<boolean> {
+  const k = db as unknown as AnyDb;
+  const row = await k
+    .selectFrom(descriptor.table)
+    .select('ID')
+    .where(columnOf(descriptor, field), '=', value)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Adds one to a counter in a single statement (never read-modify-write); undefined if no row. */
+export async function incrementCounter(
+  { db }: Db,
+  descriptor: ResourceDescriptor,
+  id: number,
+  field: string,
+): Promise<number | undefined> {
+  const k = db as unknown as AnyDb;
+  const column = columnOf(descriptor, field);
+  const row = (await k
+    .updateTable(descriptor.table)
+    .set({ [column]: sql`${sql.ref(column)} + 1` })
+    .where('ID', '=', id)
+    .returning(`${column} as value`)
+    .executeTakeFirst()) as { value: number } | undefined;
+  return row?.value;
+}

@@ -1,0 +1,25 @@
+// Errors a handler throws on purpose: an HTTP status and a Chinese message a person can act on.
+// The app's error handler turns them into the failure envelope of API.md.
+
+export interface FieldError {
+  field: string;
+  msg: string;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: FieldError[],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export const badRequest = (msg: string, errors?: FieldError[]) => new ApiError(400, msg, errors);
+export const unauthorized = (msg = '请先登录') => new ApiError(401, msg);
+export const forbidden = (msg = '无权限执行此操作') => new ApiError(403, msg);
+export const notFound = (msg = '记录不存在或已被删除') => new ApiError(404, msg);
+export const conflict = (msg: string) => new ApiError(409, msg);
+export const tooLarge = (msg: string) => new ApiError(413, msg);

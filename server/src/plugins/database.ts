@@ -1,0 +1,16 @@
+// Opens the database once per app and closes it with the app.
+import fp from 'fastify-plugin';
+import { openDatabase, type Db } from '../db/database';
+import type { Config } from '../config';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    database: Db;
+  }
+}
+
+export default fp<{ config: Config }>(async (app, { config }) => {
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  app.decorate('database', database);
+  app.addHook('onClose', async () => database.close());
+});

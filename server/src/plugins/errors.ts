@@ -1,0 +1,38 @@
+// One error handler for the whole API: every failure is the envelope of API.md with a Chinese
+// message; 5xx details are logged, never sent.
+import fp from 'fastify-plugin';
+import type { FastifyError } from 'fastify';
+import { ApiError } from '../errors';
+import { fieldErrors } from '../http/validationMessages';
+
+const STATUS_MESSAGES: Record<number, string> = {
+  400: '请求格式不正确',
+  401: '请先登录',
+  403: '无权限执行此操作',
+  404: '请求的接口不存在',
+  405: '不支持的请求方法',
+  406: '无法提供所请求的格式',
+  413: '请求内容过大',
+  415: '不支持的请求格式，请使用JSON',
+  429: '请求过于频繁，请稍后再试',
+};
+
+export default fp(async (app) => {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    if (error instanceof ApiError) {
+      return reply.status(error.status).send({ code: error.status, msg: error.message, errors: error.errors });
+    }
+    if (error.validation) {
+      const errors = fieldErrors(error.validation as never);
+      const first = errors[0];
+      const msg = first ? `${first.field === 'body' ? '请求' : first.field}：${first.msg}` : STATUS_MESSAGES[400];
+      return reply.status(400).send({ code: 400, msg, errors });
+    }
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
+    if (status === 500) {
+      request.log.error({ err: error }, 'unhandled error');
+      return reply.status(500).send({ code: 500, msg: '服务器内部错误，请稍后重试' });
+    }
+    return reply.status(status).send({ code: status, msg: STATUS_MESSAGES[status] ?? '请求无法处理' });
+  });
+});

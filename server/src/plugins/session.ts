@@ -1,0 +1,52 @@
+// The session cookie: an httpOnly, SameSite token whose hash is stored in the database.
+// Guards (plugins/permissions.ts) read the member through `request.currentMember()`.
+import fp from 'fastify-plugin';
+import { parse, serialize } from 'cookie';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { memberOfSession, SESSION_TTL_MS, type MemberRow } from '../auth/members';
+import type { Config } from '../config';
+
+export const SESSION_COOKIE = 'zhishi_sid';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The logged-in member, loaded once per request; null when not logged in. */
+    currentMember(): Promise<MemberRow | null>;
+    sessionToken(): string | undefined;
+  }
+  interface FastifyReply {
+    setSessionCookie(token: string): void;
+    clearSessionCookie(): void;
+  }
+}
+
+const cache = new WeakMap<FastifyRequest, Promise<MemberRow | null>>();
+
+export default fp<{ config: Config }>(async (app, { config }) => {
+  const base = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: config.cookieSecure };
+
+  app.decorateRequest('sessionToken', function (this: FastifyRequest) {
+    const header = this.headers.cookie;
+    if (!header) return undefined;
+    const token = parse(header)[SESSION_COOKIE];
+    return token && /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : undefined;
+  });
+
+  app.decorateRequest('currentMember', function (this: FastifyRequest) {
+    let pending = cache.get(this);
+    if (!pending) {
+      const token = this.sessionToken();
+      pending = token ? memberOfSession(app.database, token).then((m) => m ?? null) : Promise.resolve(null);
+      cache.set(this, pending);
+    }
+    return pending;
+  });
+
+  app.decorateReply('setSessionCookie', function (this: FastifyReply, token: string) {
+    this.header('Set-Cookie', serialize(SESSION_COOKIE, token, { ...base, maxAge: SESSION_TTL_MS / 1000 }));
+  });
+
+  app.decorateReply('clearSessionCookie', function (this: FastifyReply) {
+    this.header('Set-Cookie', serialize(SESSION_COOKIE, '', { ...base, maxAge: 0 }));
+  });
+});

@@ -1,0 +1,123 @@
+// Decorates the app with `storage` and, for local storage, receives signed uploads
+// (PUT /upload/<key>) and serves stored files with Range support (GET/HEAD /files/<key>).
+//
+// The routes below carry their own small error handler (same envelope as API.md), so the plugin
+// works in a bare app (tests) as well as under the app's global handler.
+import { mkdir, readdir, rm, stat } from 'node:fs/promises';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { Config } from '../config';
+import { ApiError } from '../errors';
+import { createStorage } from '../storage/index';
+import { FILES_PREFIX, LocalStorage, UPLOAD_PREFIX, type UploadQuery } from '../storage/local';
+import type { StorageDriver } from '../storage/types';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    storage: StorageDriver;
+  }
+}
+
+export interface StoragePluginOptions {
+  config: Config;
+  /** Signs local upload URLs; keep it stable across restarts so issued URLs stay valid. */
+  secret: Buffer;
+}
+
+const STATUS_MESSAGES: Record<number, string> = {
+  400: '请求格式不正确',
+  403: '无权访问该文件',
+  404: '文件不存在或已被删除',
+  413: '文件过大',
+  415: '不支持的请求格式',
+  416: '请求的文件范围无效',
+};
+
+function sendError(error: FastifyError | ApiError, request: FastifyRequest, reply: FastifyReply) {
+  const status =
+    error instanceof ApiError
+      ? error.status
+      : error.statusCode && error.statusCode >= 400 && error.statusCode < 500
+        ? error.statusCode
+        : 500;
+  if (status >= 500) request.log.error({ err: error }, 'storage route failed');
+  const msg =
+    error instanceof ApiError ? error.message : status >= 500 ? '服务器内部错误，请稍后重试' : (STATUS_MESSAGES[status] ?? '请求无法处理');
+  // An upload refused half-way leaves the rest of its body unread: close the connection rather
+  // than let Node read and discard up to 500 MB to keep it alive.
+  if (!request.raw.complete) reply.header('connection', 'close');
+  return reply
+    .status(status)
+    .send(error instanceof ApiError && error.errors ? { code: status, msg, errors: error.errors } : { code: status, msg });
+}
+
+/** Partial uploads older than this were left by a crash; uploads in progress are far younger. */
+const STALE_TMP_MS = 24 * 3600 * 1000;
+
+async function removeStaleTemporaryFiles(tmpDir: string): Promise<void> {
+  const names = await readdir(tmpDir).catch(() => [] as string[]);
+  const now = Date.now();
+  for (const name of names) {
+    const file = path.join(tmpDir, name);
+    const info = await stat(file).catch(() => undefined);
+    if (info && now - info.mtimeMs > STALE_TMP_MS) await rm(file, { force: true });
+  }
+}
+
+async function localRoutes(scope: FastifyInstance, { storage }: { storage: LocalStorage }) {
+  scope.setErrorHandler(sendError);
+
+  // Upload: its own context, so the '*' parser below does not change body parsing elsewhere.
+  await scope.register(async (upload) => {
+    // Leave the body unread: the handler streams request.raw to disk itself. Fastify's own
+    // parsers (JSON, text/plain) would buffer it, so they are removed here.
+    upload.removeAllContentTypeParsers();
+    upload.addContentTypeParser('*', (_request, _payload, done) => done(null));
+
+    upload.put<{ Params: { '*': string }; Querystring: UploadQuery }>(`${UPLOAD_PREFIX}*`, async (request) => {
+      const signed = storage.verifyUpload(request.params['*'], request.query);
+      const header = request.headers['content-length'];
+      const contentLength = header === undefined ? undefined : Number(header);
+      const FileUrl = await storage.receive(signed, request.raw, contentLength);
+      return { code: 0, msg: '上传成功', data: { FileUrl } };
+    });
+  });
+
+  // Download: stored files with Range (206), ETag and Last-Modified from @fastify/static.
+  await scope.register(async (files) => {
+    // Uploaded files are served from our origin: never let a browser sniff them into HTML, and
+    // run anything it still renders in a sandbox without script or network access.
+    files.addHook('onSend', async (_request, reply, payload) => {
+      reply.header('x-content-type-options', 'nosniff');
+      reply.header('content-security-policy', "default-src 'none'; sandbox");
+      return payload;
+    });
+    await files.register(fastifyStatic, {
+      root: storage.root,
+      prefix: FILES_PREFIX,
+      decorateReply: false,
+      list: false,
+      index: false,
+      redirect: false,
+      // `.tmp` holds partial uploads.
+      dotfiles: 'deny',
+      // A key is never reused for other content, so clients and CDNs may cache for long.
+      maxAge: '365d',
+      immutable: true,
+    });
+  });
+}
+
+async function storagePlugin(app: FastifyInstance, opts: StoragePluginOptions) {
+  const storage = createStorage(opts.config, opts.secret);
+  app.decorate('storage', storage);
+  if (storage instanceof LocalStorage) {
+    await mkdir(storage.tmpDir, { recursive: true });
+    await removeStaleTemporaryFiles(storage.tmpDir);
+    await app.register(localRoutes, { storage });
+  }
+}
+
+export default fp(storagePlugin, { name: 'storage', fastify: '5.x' });

@@ -1,0 +1,68 @@
+// Login, logout and the current member (API.md "Login and the current member").
+import type { FastifyInstance } from 'fastify';
+import { createSession, endSession, toCurrentMember } from '../auth/members';
+import { dummyHash, verifyPassword } from '../auth/password';
+import {
+  accountKey,
+  addressKey,
+  clearFailures,
+  isThrottled,
+  MAX_FAILS_PER_ACCOUNT,
+  MAX_FAILS_PER_ADDRESS,
+  recordFailure,
+} from '../auth/throttle';
+import { ApiError, unauthorized } from '../errors';
+import { ok } from '../http/envelope';
+import { requireMember } from '../plugins/permissions';
+
+const loginBody = {
+  type: 'object',
+  properties: {
+    UserName: { type: 'string', minLength: 1, maxLength: 64 },
+    Password: { type: 'string', minLength: 1, maxLength: 256 },
+  },
+  required: ['UserName', 'Password'],
+  additionalProperties: false,
+} as const;
+
+const WRONG_LOGIN = '用户名或密码错误';
+const THROTTLED = '登录失败次数过多，请15分钟后再试';
+
+export default async function authRoutes(app: FastifyInstance) {
+  const tags = ['登录'];
+
+  app.post('/Ajax/Login', { schema: { tags, summary: '登录', body: loginBody } }, async (request, reply) => {
+    const { UserName, Password } = request.body as { UserName: string; Password: string };
+    const userKey = accountKey(UserName);
+    const ipKey = addressKey(request.ip);
+    if (
+      (await isThrottled(app.database, userKey, MAX_FAILS_PER_ACCOUNT)) ||
+      (await isThrottled(app.database, ipKey, MAX_FAILS_PER_ADDRESS))
+    ) {
+      throw new ApiError(429, THROTTLED);
+    }
+    const member = await app.database.db.selectFrom('MEMBER').selectAll().where('USER_NAME', '=', UserName).executeTakeFirst();
+    // Verify against a dummy hash for unknown names, so timing does not reveal which names exist.
+    const valid = await verifyPassword(Password, member?.PASSWORD_HASH ?? (await dummyHash()));
+    if (!member || !valid) {
+      await recordFailure(app.database, userKey);
+      await recordFailure(app.database, ipKey);
+      throw unauthorized(WRONG_LOGIN);
+    }
+    await clearFailures(app.database, userKey);
+    const token = await createSession(app.database, member.AU_CODE);
+    reply.setSessionCookie(token);
+    return ok(toCurrentMember(member), '登录成功');
+  });
+
+  app.post('/Ajax/Logout', { schema: { tags, summary: '退出登录' } }, async (request, reply) => {
+    const token = request.sessionToken();
+    if (token) await endSession(app.database, token);
+    reply.clearSessionCookie();
+    return ok(null, '已退出登录');
+  });
+
+  const current = async (request: Parameters<typeof requireMember>[0]) => ok(toCurrentMember(await requireMember(request)));
+  app.get('/Ajax/GetCurrentMember', { schema: { tags, summary: '当前成员' } }, current);
+  app.post('/Ajax/GetCurrentMember', { schema: { tags, summary: '当前成员' } }, current);
+}

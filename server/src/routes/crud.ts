@@ -1,0 +1,158 @@
+// The ordinary list / single / add / update / delete calls of SPEC.md section 7, generated from
+// the resource descriptors. Calls listed in `handWritten` are left to their own modules.
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { ResourceDescriptor } from '../../../schemas/descriptor';
+import { ROOT_CODE } from '../../../schemas/standardClassify';
+import type { Action } from '../../../schemas/permissions';
+import { deleteRow, findRow, insertRow, listRows, updateRow, type Row } from '../db/repository';
+import { parseOrderName } from '../db/orderName';
+import { notFound } from '../errors';
+import { MSG_DELETED, ok } from '../http/envelope';
+import { requireAccess, requireOwnership } from '../plugins/permissions';
+import {
+  createBodySchema,
+  idBodySchema,
+  listParamsSchema,
+  MAX_ALL_ROWS,
+  oneParamsSchema,
+  updateBodySchema,
+} from './requestSchemas';
+import { checkDelete, prepareWrite, present } from './rules';
+
+type Params = Record<string, unknown>;
+
+/** Resources whose rows obey the ownership rule on these actions (SPEC.md section 6). */
+const OWNED: Record<string, readonly Action[]> = { video: ['edit', 'delete'] };
+
+/** Registers a read call for GET (query string) and POST (JSON body), sharing one handler. */
+export function readRoute(
+  app: FastifyInstance,
+  url: string,
+  schema: object,
+  meta: { tags: string[]; summary: string },
+  handler: (request: FastifyRequest, params: Params) => Promise<unknown>,
+): void {
+  const base: Omit<RouteOptions, 'method' | 'schema'> = {
+    url,
+    handler: (request) => handler(request, ((request.method === 'GET' ? request.query : request.body) ?? {}) as Params),
+  };
+  app.route({ ...base, method: 'GET', schema: { ...meta, querystring: schema } });
+  app.route({ ...base, method: 'POST', schema: { ...meta, body: schema } });
+}
+
+export function writeRoute(
+  app: FastifyInstance,
+  url: string,
+  schema: object,
+  meta: { tags: string[]; summary: string },
+  handler: (request: FastifyRequest, body: Params) => Promise<unknown>,
+): void {
+  app.route({
+    method: 'POST',
+    url,
+    schema: { ...meta, body: schema },
+    handler: (request) => handler(request, (request.body ?? {}) as Params),
+  });
+}
+
+function listFilters(descriptor: ResourceDescriptor, params: Params) {
+  const equals: Record<string, string | number> = {};
+  const contains: Record<string, string> = {};
+  for (const field of descriptor.filters) {
+    const value = params[field];
+    if (value === undefined || value === null || value === '') continue;
+    // The root of a tree (ScCode '0' or empty) means "every article of the page".
+    if (field === 'ScCode' && value === ROOT_CODE) continue;
+    equals[field] = value as string | number;
+  }
+  for (const field of descriptor.searchFields) {
+    const value = params[field];
+    if (typeof value === 'string' && value.trim() !== '') contains[field] = value.trim();
+  }
+  return { equals, contains };
+}
+
+export async function listCall(descriptor: ResourceDescriptor, app: FastifyInstance, params: Params) {
+  const order = parseOrderName(params.OrderName as string | undefined, descriptor);
+  const all = params.All === 1;
+  const { rows, total } = await listRows(app.database, descriptor, {
+    ...listFilters(descriptor, params),
+    order,
+    page: all ? undefined : { index: Number(params.pageIndex ?? 1), size: Number(params.pageSize ?? 15) },
+    limit: MAX_ALL_ROWS,
+  });
+  return ok(
+    rows.map((r) => present(descriptor, r)),
+    undefined,
+    total,
+  );
+}
+
+async function loadById(app: FastifyInstance, descriptor: ResourceDescriptor, id: unknown): Promise<Row> {
+  const row = await findRow(app.database, descriptor, 'Id', Number(id));
+  if (!row) throw notFound(`${descriptor.label}不存在或已被删除`);
+  return row;
+}
+
+export function registerCrud(app: FastifyInstance, descriptor: ResourceDescriptor, handWritten: ReadonlySet<string>) {
+  const { calls, service } = descriptor;
+  const tags = [descriptor.label];
+  const url = (call: string) => `/${service}/${call}`;
+  const skip = (call: string | undefined): call is undefined => !call || handWritten.has(`${service}/${call}`);
+
+  if (!skip(calls.list)) {
+    readRoute(app, url(calls.list), listParamsSchema(descriptor), { tags, summary: `${descriptor.label}列表` }, async (request, params) => {
+      await requireAccess(request, descriptor, 'list');
+      return listCall(descriptor, app, params);
+    });
+  }
+
+  if (!skip(calls.one)) {
+    readRoute(app, url(calls.one), oneParamsSchema(descriptor), { tags, summary: `${descriptor.label}详情` }, async (request, params) => {
+      await requireAccess(request, descriptor, 'show');
+      const code = (params.Code ?? params.code) as string | undefined;
+      const row =
+        params.Id !== undefined
+          ? await findRow(app.database, descriptor, 'Id', Number(params.Id))
+          : descriptor.codeField && code
+            ? await findRow(app.database, descriptor, descriptor.codeField, code)
+            : undefined;
+      if (!row) throw notFound(`${descriptor.label}不存在或已被删除`);
+      return ok(present(descriptor, row));
+    });
+  }
+
+  if (!skip(calls.create)) {
+    writeRoute(app, url(calls.create), createBodySchema(descriptor), { tags, summary: `新增${descriptor.label}` }, async (request, body) => {
+      const member = await requireAccess(request, descriptor, 'create');
+      const values: Row = { ...body };
+      await prepareWrite(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, values, undefined);
+      return ok(present(descriptor, await insertRow(app.database, descriptor, values)));
+    });
+  }
+
+  if (!skip(calls.update)) {
+    writeRoute(app, url(calls.update), updateBodySchema(descriptor), { tags, summary: `修改${descriptor.label}` }, async (request, body) => {
+      const member = await requireAccess(request, descriptor, 'edit');
+      const existing = await loadById(app, descriptor, body.Id);
+      if (OWNED[descriptor.resource]?.includes('edit')) requireOwnership(member, descriptor.resource, existing);
+      const values: Row = { ...body };
+      delete values.Id;
+      await prepareWrite(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, values, existing);
+      const updated = await updateRow(app.database, descriptor, Number(body.Id), values);
+      if (!updated) throw notFound(`${descriptor.label}不存在或已被删除`);
+      return ok(present(descriptor, updated));
+    });
+  }
+
+  if (!skip(calls.delete)) {
+    writeRoute(app, url(calls.delete), idBodySchema, { tags, summary: `删除${descriptor.label}` }, async (request, body) => {
+      const member = await requireAccess(request, descriptor, 'delete');
+      const existing = await loadById(app, descriptor, body.Id);
+      if (OWNED[descriptor.resource]?.includes('delete')) requireOwnership(member, descriptor.resource, existing);
+      await checkDelete(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, existing);
+      if (!(await deleteRow(app.database, descriptor, Number(body.Id)))) throw notFound(`${descriptor.label}不存在或已被删除`);
+      return ok(present(descriptor, existing), MSG_DELETED);
+    });
+  }
+}

@@ -1,0 +1,129 @@
+// Member administration (API.md "Members"): administrators only. Passwords are hashed and never
+// returned; a password change or deletion ends that member's sessions at once.
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { memberResource, memberSchema } from '../../../schemas/member';
+import { endSessionsOf, newCode, toMemberRecord } from '../auth/members';
+import { hashPassword } from '../auth/password';
+import { parseOrderName } from '../db/orderName';
+import { badRequest, notFound } from '../errors';
+import { MSG_DELETED, ok } from '../http/envelope';
+import { requireAdmin } from '../plugins/permissions';
+import { readRoute, writeRoute } from './crud';
+import { createBodySchema, idBodySchema, listParamsSchema, MAX_ALL_ROWS, updateBodySchema } from './requestSchemas';
+
+const tags = ['成员'];
+
+interface MemberBody {
+  Id?: number;
+  UserName?: string;
+  AuName?: string;
+  OrganizationName?: string;
+  IsAdmin?: number;
+  Modules?: Record<string, string>;
+  Password?: string;
+}
+
+const addSchema = {
+  ...createBodySchema(memberResource),
+  required: [...(memberSchema.required ?? []), 'Password'],
+};
+
+export default async function memberRoutes(app: FastifyInstance) {
+  const { db } = app.database;
+
+  const load = async (id: number) => {
+    const row = await db.selectFrom('MEMBER').selectAll().where('ID', '=', id).executeTakeFirst();
+    if (!row) throw notFound('成员不存在或已被删除');
+    return row;
+  };
+
+  const ensureUniqueName = async (userName: string, exceptId?: number) => {
+    let q = db.selectFrom('MEMBER').select('ID').where(sql`lower(${sql.ref('USER_NAME')})`, '=', userName.toLowerCase());
+    if (exceptId !== undefined) q = q.where('ID', '<>', exceptId);
+    if (await q.executeTakeFirst()) throw badRequest('登录名已存在', [{ field: 'UserName', msg: '登录名已存在' }]);
+  };
+
+  readRoute(app, '/Ajax/GetMemberListInAdmin', listParamsSchema(memberResource), { tags, summary: '成员列表' }, async (request, params) => {
+    await requireAdmin(request);
+    const order = parseOrderName(params.OrderName as string | undefined, memberResource);
+    let base = db.selectFrom('MEMBER');
+    for (const field of ['UserName', 'AuName'] as const) {
+      const text = params[field];
+      if (typeof text === 'string' && text.trim()) {
+        const column = field === 'UserName' ? 'USER_NAME' : 'AU_NAME';
+        base = base.where(sql`lower(${sql.ref(column)})`, 'like', `%${text.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+      }
+    }
+    let rows = base.selectAll();
+    for (const term of order) rows = rows.orderBy(term.column as 'ID', term.direction);
+    const all = params.All === 1;
+    const size = Number(params.pageSize ?? 15);
+    rows = all ? rows.limit(MAX_ALL_ROWS) : rows.limit(size).offset((Number(params.pageIndex ?? 1) - 1) * size);
+    const [list, count] = await Promise.all([
+      rows.execute(),
+      base.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow(),
+    ]);
+    return ok(list.map(toMemberRecord), undefined, Number(count.total));
+  });
+
+  readRoute(app, '/Ajax/GetSingleMemberInAdmin', idBodySchema, { tags, summary: '成员详情' }, async (request, params) => {
+    await requireAdmin(request);
+    return ok(toMemberRecord(await load(Number(params.Id))));
+  });
+
+  writeRoute(app, '/Ajax/AddMember', addSchema, { tags, summary: '新增成员' }, async (request, raw) => {
+    await requireAdmin(request);
+    const body = raw as MemberBody;
+    await ensureUniqueName(body.UserName!);
+    const row = await db
+      .insertInto('MEMBER')
+      .values({
+        AU_CODE: newCode(),
+        USER_NAME: body.UserName!,
+        AU_NAME: body.AuName!,
+        ORGANIZATION_NAME: body.OrganizationName ?? '',
+        IS_ADMIN: body.IsAdmin ?? 0,
+        IS_BUILTIN: 0,
+        MODULES: JSON.stringify(body.Modules ?? {}),
+        PASSWORD_HASH: await hashPassword(body.Password!),
+        UPDATE_TIME: new Date().toISOString(),
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return ok(toMemberRecord(row));
+  });
+
+  writeRoute(app, '/Ajax/UpdateMember', updateBodySchema(memberResource), { tags, summary: '修改成员' }, async (request, raw) => {
+    await requireAdmin(request);
+    const body = raw as MemberBody;
+    const existing = await load(body.Id!);
+    if (existing.IS_BUILTIN === 1 && body.IsAdmin === 0) {
+      throw badRequest('内置管理员不能取消管理员身份', [{ field: 'IsAdmin', msg: '内置管理员不能取消管理员身份' }]);
+    }
+    if (body.UserName !== undefined) await ensureUniqueName(body.UserName, existing.ID);
+    const set = {
+      ...(body.UserName !== undefined && { USER_NAME: body.UserName }),
+      ...(body.AuName !== undefined && { AU_NAME: body.AuName }),
+      ...(body.OrganizationName !== undefined && { ORGANIZATION_NAME: body.OrganizationName }),
+      ...(body.IsAdmin !== undefined && { IS_ADMIN: body.IsAdmin }),
+      ...(body.Modules !== undefined && { MODULES: JSON.stringify(body.Modules) }),
+      ...(body.Password !== undefined && { PASSWORD_HASH: await hashPassword(body.Password) }),
+      UPDATE_TIME: new Date().toISOString(),
+    };
+    const row = await db.updateTable('MEMBER').set(set).where('ID', '=', existing.ID).returningAll().executeTakeFirstOrThrow();
+    // A new password ends every session of the member (one's own included: log in again).
+    if (body.Password !== undefined) await endSessionsOf(app.database, existing.AU_CODE);
+    return ok(toMemberRecord(row));
+  });
+
+  writeRoute(app, '/Ajax/DelMember', idBodySchema, { tags, summary: '删除成员' }, async (request, body) => {
+    const admin = await requireAdmin(request);
+    const existing = await load(Number(body.Id));
+    if (existing.IS_BUILTIN === 1) throw badRequest('内置管理员不能删除');
+    if (existing.AU_CODE === admin.AU_CODE) throw badRequest('不能删除自己');
+    await endSessionsOf(app.database, existing.AU_CODE);
+    await db.deleteFrom('MEMBER').where('ID', '=', existing.ID).execute();
+    return ok(toMemberRecord(existing), MSG_DELETED);
+  });
+}

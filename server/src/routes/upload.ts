@@ -1,0 +1,43 @@
+// SignUpload (API.md "Uploads"): checks the kind's limits, lets the server choose the key, and
+// returns how the browser sends the bytes to storage.
+import type { FastifyInstance } from 'fastify';
+import type { ModuleKey } from '../../../schemas/descriptor';
+import type { UploadKind } from '../../../schemas/types';
+import { ok } from '../http/envelope';
+import { requireAnyCode } from '../plugins/permissions';
+import { prepareUpload } from '../storage/policies';
+import { writeRoute } from './crud';
+
+const signBody = {
+  type: 'object',
+  properties: {
+    FileName: { type: 'string', minLength: 1, maxLength: 255 },
+    Size: { type: 'integer', minimum: 1 },
+    ContentType: { type: 'string', maxLength: 200 },
+    Kind: { type: 'string', enum: ['video', 'handout', 'image'] },
+  },
+  required: ['FileName', 'Size', 'Kind'],
+  additionalProperties: false,
+} as const;
+
+/** Who may upload what: whoever may add or edit the records that hold such files. */
+const UPLOAD_MODULES: Record<UploadKind, readonly ModuleKey[]> = {
+  video: ['video'],
+  handout: ['video', 'article', 'tykj'],
+  image: ['classify', 'article', 'tykj'],
+};
+
+export default async function uploadRoutes(app: FastifyInstance) {
+  writeRoute(app, '/Ajax/SignUpload', signBody, { tags: ['上传'], summary: '申请上传' }, async (request, body) => {
+    const kind = body.Kind as UploadKind;
+    await requireAnyCode(request, UPLOAD_MODULES[kind], ['1', '3']);
+    const prepared = prepareUpload({
+      FileName: String(body.FileName),
+      Size: Number(body.Size),
+      ContentType: typeof body.ContentType === 'string' ? body.ContentType : '',
+      Kind: kind,
+    });
+    const signed = await app.storage.signUpload(prepared);
+    return ok({ ...signed, FileUrl: app.storage.fileUrl(prepared.key), Title: prepared.title });
+  });
+}

@@ -1,0 +1,62 @@
+// UpdateUsewebSort: the order of the websites after a drag sort, all rows in one transaction.
+import type { FastifyInstance } from 'fastify';
+import { usewebResource } from '../../../schemas/useweb';
+import { badRequest, notFound } from '../errors';
+import { ok } from '../http/envelope';
+import { requireAccess } from '../plugins/permissions';
+import { writeRoute } from './crud';
+
+const entrySchema = {
+  type: 'object',
+  properties: { Id: { type: 'integer', minimum: 1 }, UwSort: { type: 'integer', minimum: 1, maximum: 1000000 } },
+  required: ['Id', 'UwSort'],
+  additionalProperties: false,
+} as const;
+const listSchema = { type: 'array', items: entrySchema, minItems: 1, maxItems: 5000 } as const;
+
+const sortBody = {
+  type: 'object',
+  // SPEC.md: modelList is "a JSON list"; legacy clients send it as JSON text, others as an array.
+  properties: { modelList: { anyOf: [listSchema, { type: 'string', maxLength: 500000 }] } },
+  required: ['modelList'],
+  additionalProperties: false,
+} as const;
+
+function parseModelList(value: unknown): { Id: number; UwSort: number }[] {
+  let list: unknown = value;
+  if (typeof value === 'string') {
+    try {
+      list = JSON.parse(value);
+    } catch {
+      throw badRequest('排序数据格式不正确', [{ field: 'modelList', msg: '排序数据格式不正确' }]);
+    }
+  }
+  const ok =
+    Array.isArray(list) &&
+    list.length > 0 &&
+    list.every(
+      (e: unknown) =>
+        !!e &&
+        typeof e === 'object' &&
+        Number.isInteger((e as { Id: unknown }).Id) &&
+        Number.isInteger((e as { UwSort: unknown }).UwSort) &&
+        (e as { UwSort: number }).UwSort >= 1,
+    );
+  if (!ok) throw badRequest('排序数据格式不正确', [{ field: 'modelList', msg: '排序数据格式不正确' }]);
+  return (list as { Id: number; UwSort: number }[]).map(({ Id, UwSort }) => ({ Id, UwSort }));
+}
+
+export default async function usewebRoutes(app: FastifyInstance) {
+  writeRoute(app, '/Ajax/UpdateUsewebSort', sortBody, { tags: [usewebResource.label], summary: '保存网站排序' }, async (request, body) => {
+    await requireAccess(request, usewebResource, 'sort');
+    const entries = parseModelList(body.modelList);
+    await app.database.db.transaction().execute(async (trx) => {
+      for (const { Id, UwSort } of entries) {
+        const result = await trx.updateTable('USEWEB').set({ UW_SORT: UwSort }).where('ID', '=', Id).executeTakeFirst();
+        // An unknown Id rolls the whole order back: nothing half-saved.
+        if (Number(result.numUpdatedRows) === 0) throw notFound(`网站不存在或已被删除 (Id ${Id})`);
+      }
+    });
+    return ok(entries.length);
+  });
+}

@@ -1,0 +1,58 @@
+// Hand-written video calls: play and like counters, and comments (authored by the session's
+// member, sanitised, deletable by their author or an administrator).
+import type { FastifyInstance } from 'fastify';
+import { videoResource } from '../../../schemas/video';
+import { videoCommentResource } from '../../../schemas/videoComment';
+import { findRow, incrementCounter, insertRow, deleteRow } from '../db/repository';
+import { badRequest, notFound } from '../errors';
+import { MSG_PUBLISHED, ok } from '../http/envelope';
+import { requireAccess, requireAnyCode, requireOwnership } from '../plugins/permissions';
+import { richTextIsEmpty, sanitizeRichText } from '../richText';
+import { writeRoute } from './crud';
+import { createBodySchema, idBodySchema } from './requestSchemas';
+
+/** Viewing videos (on the study or the online screens) allows counting plays and likes. */
+const VIEW_MODULES = ['video', 'videoView'] as const;
+
+export default async function videoRoutes(app: FastifyInstance) {
+  const tags = [videoResource.label];
+
+  for (const [call, field, summary] of [
+    ['UpdateVideoNumAdd', 'VdNum', '播放量加一'],
+    ['UpdateVideoFabulousAdd', 'VdFabulous', '点赞'],
+  ] as const) {
+    writeRoute(app, `/Ajax/${call}`, idBodySchema, { tags, summary }, async (request, body) => {
+      await requireAnyCode(request, VIEW_MODULES, ['2']);
+      const value = await incrementCounter(app.database, videoResource, Number(body.Id), field);
+      if (value === undefined) throw notFound('视频不存在或已被删除');
+      return ok(value);
+    });
+  }
+
+  const commentTags = [videoCommentResource.label];
+  writeRoute(app, '/Ajax/AddVideoMessage', createBodySchema(videoCommentResource), { tags: commentTags, summary: '发表评论' }, async (request, body) => {
+    const member = await requireAccess(request, videoCommentResource, 'create');
+    if (!(await findRow(app.database, videoResource, 'VdCode', String(body.VdCode)))) throw notFound('视频不存在或已被删除');
+    const html = sanitizeRichText(String(body.VmDes));
+    if (richTextIsEmpty(html)) throw badRequest('评论内容不能为空', [{ field: 'VmDes', msg: '评论内容不能为空' }]);
+    const row = await insertRow(app.database, videoCommentResource, {
+      VdCode: body.VdCode,
+      VmName: typeof body.VmName === 'string' ? body.VmName : '',
+      VmDes: html,
+      VmTime: new Date().toISOString(),
+      AuCode: member.AU_CODE,
+      AuName: member.AU_NAME,
+      OrganizationName: member.ORGANIZATION_NAME,
+    });
+    return ok(row, MSG_PUBLISHED);
+  });
+
+  writeRoute(app, '/Ajax/DelVideoMessage', idBodySchema, { tags: commentTags, summary: '删除评论' }, async (request, body) => {
+    const member = await requireAnyCode(request, VIEW_MODULES, ['2']);
+    const existing = await findRow(app.database, videoCommentResource, 'Id', Number(body.Id));
+    if (!existing) throw notFound('评论不存在或已被删除');
+    requireOwnership(member, videoCommentResource.resource, existing);
+    await deleteRow(app.database, videoCommentResource, Number(body.Id));
+    return ok(existing);
+  });
+}

@@ -1,0 +1,20 @@
+// Entry point: read the configuration, build the app, listen; close cleanly on a signal.
+import { buildApp } from './app';
+import { loadConfig } from './config';
+
+const config = loadConfig();
+const { app, generatedAdminPassword } = await buildApp(config);
+
+if (generatedAdminPassword) {
+  // Printed once, when the database is created: the only time this password is shown.
+  console.log(`\n  内置管理员已创建 (built-in administrator created)\n  用户名 admin  密码 ${generatedAdminPassword}\n`);
+}
+
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    void app.close().then(() => process.exit(0));
+  });
+}
+
+await app.listen({ port: config.port, host: config.host });
+console.log(`知识学习后台: http://${config.host}:${config.port}/  (API docs: /docs)`);

@@ -1,0 +1,19 @@
+// Picks the storage driver named by STORAGE (API.md): files on this server's disk, or a bucket.
+import type { Config } from '../config';
+import { LocalStorage } from './local';
+import { S3Storage } from './s3';
+import type { StorageDriver } from './types';
+
+/** `secret` signs local upload URLs; the s3 driver signs with the bucket's credentials instead. */
+export function createStorage(config: Config, secret: Buffer): StorageDriver {
+  if (config.storage === 's3') {
+    if (!config.s3) throw new Error('STORAGE=s3 needs S3_BUCKET (and the other S3_* variables)');
+    return new S3Storage(config.s3);
+  }
+  return new LocalStorage(config.dataDir, secret);
+}
+
+export { LocalStorage } from './local';
+export { S3Storage } from './s3';
+export { prepareUpload, POLICIES, type PreparedUpload, type UploadInput } from './policies';
+export type { SignRequest, StorageDriver } from './types';

@@ -1,0 +1,28 @@
+import { defineConfig } from 'vitest/config';
+
+// Two projects: fast unit specs next to the code, and API tests over a real server and database.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['schemas/**/*.spec.ts', 'server/**/*.spec.ts', 'src/**/*.spec.{ts,tsx}'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'api',
+          include: ['tests/**/*.test.ts'],
+          exclude: ['tests/browser/**'],
+          environment: 'node',
+          testTimeout: 30000,
+          hookTimeout: 60000,
+          // Two cores: two test files at a time, each with its own server and database.
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
