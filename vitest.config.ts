@@ -7,6 +7,7 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          sequence: { groupOrder: 0 },
           include: ['schemas/**/*.spec.ts', 'server/**/*.spec.ts', 'src/**/*.spec.{ts,tsx}'],
           environment: 'node',
         },
@@ -14,6 +15,7 @@ export default defineConfig({
       {
         test: {
           name: 'api',
+          sequence: { groupOrder: 1 },
           include: ['tests/**/*.test.ts'],
           exclude: ['tests/browser/**'],
           environment: 'node',

@@ -55,11 +55,8 @@ export interface ListQuery {
   limit: number;
 }
 
-export async function listRows(
-  { db, dialect }: Db,
-  descriptor: ResourceDescriptor,
-  query: ListQuery,
-): Promise<{ rows: Row[]; total: number }> {
+/** The page query and the count query of a list, built but not run (benchmarks and plans read them too). */
+export function listQueries({ db, dialect }: Db, descriptor: ResourceDescriptor, query: ListQuery) {
   const k = db as unknown as AnyDb;
   let base = k.selectFrom(descriptor.table);
   for (const [field, value] of Object.entries(query.equals)) {
@@ -73,16 +70,19 @@ export async function listRows(
         ? base.where(sql<boolean>`${col} ilike ${likePattern(text)} escape '\\'`)
         : base.where(sql<boolean>`${col} like ${likePattern(text)} escape '\\'`);
   }
-  let rowsQuery = base.select(selection(descriptor));
-  for (const term of query.order) rowsQuery = rowsQuery.orderBy(term.column, term.direction);
-  if (query.page) {
-    rowsQuery = rowsQuery.limit(query.page.size).offset((query.page.index - 1) * query.page.size);
-  } else {
-    rowsQuery = rowsQuery.limit(query.limit);
-  }
+  let rows = base.select(selection(descriptor));
+  for (const term of query.order) rows = rows.orderBy(term.column, term.direction);
+  rows = query.page
+    ? rows.limit(query.page.size).offset((query.page.index - 1) * query.page.size)
+    : rows.limit(query.limit);
+  return { rows, count: base.select(sql<number>`count(*)`.as('total')) };
+}
+
+export async function listRows(database: Db, descriptor: ResourceDescriptor, query: ListQuery): Promise<{ rows: Row[]; total: number }> {
+  const q = listQueries(database, descriptor, query);
   const [rows, count] = await Promise.all([
-    rowsQuery.execute() as Promise<Row[]>,
-    base.select(sql<number>`count(*)`.as('total')).executeTakeFirstOrThrow() as Promise<{ total: number | string }>,
+    q.rows.execute() as Promise<Row[]>,
+    q.count.executeTakeFirstOrThrow() as Promise<{ total: number | string }>,
   ]);
   return { rows, total: Number(count.total) };
 }

@@ -85,6 +85,7 @@ const BROWSER_TYPES: Readonly<Record<string, readonly string[]>> = {
 };
 
 // C0/C1 controls, and bidi overrides that could make "exe.mp4" display as "mp4.exe".
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 const UNSAFE_CHARS = /[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g;
 
 /** The display name: no directories (old browsers sent "C:\fakepath\x"), no control characters. */

@@ -1,0 +1,42 @@
+// Builds the admin app when dist/index.html is missing or older than any of its sources, so that
+// `npm install && npm start` alone serves a working admin.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const output = path.join(root, 'dist', 'index.html');
+const sources = ['src', 'schemas', 'index.html', 'vite.config.ts', 'package.json', 'package-lock.json'];
+
+function newest(p) {
+  let stat;
+  try {
+    stat = fs.statSync(p);
+  } catch {
+    return 0;
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  let latest = stat.mtimeMs;
+  for (const entry of fs.readdirSync(p)) {
+    // Unit specs and test helpers are not part of the bundle.
+    if (/\.spec\.tsx?$/.test(entry)) continue;
+    latest = Math.max(latest, newest(path.join(p, entry)));
+  }
+  return latest;
+}
+
+const built = fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0;
+const latestSource = Math.max(...sources.map((s) => newest(path.join(root, s))));
+
+if (built >= latestSource) {
+  console.log('admin app is up to date (dist/)');
+} else {
+  console.log(built ? 'sources changed since the last build: rebuilding the admin app…' : 'building the admin app…');
+  const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
+  const result = spawnSync(process.execPath, [vite, 'build'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error('the admin app failed to build; see the messages above');
+    process.exit(result.status ?? 1);
+  }
+}

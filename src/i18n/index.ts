@@ -1,0 +1,29 @@
+// The app speaks Chinese only: react-admin's messages, the resource and field names taken from
+// the schemas (titles and descriptor labels), and dayjs in zh-cn.
+import polyglotI18nProvider from 'ra-i18n-polyglot';
+import type { TranslationMessages } from 'react-admin';
+import { RESOURCES } from '../../schemas/index';
+import { raChineseMessages } from './raChinese';
+import './dayjs';
+
+type FieldTitles = Record<string, string>;
+
+function fieldTitles(properties: Record<string, unknown>): FieldTitles {
+  const out: FieldTitles = {};
+  for (const [name, prop] of Object.entries(properties)) {
+    const title = (prop as { title?: unknown }).title;
+    if (typeof title === 'string') out[name] = title;
+  }
+  return out;
+}
+
+/** `resources.<name>.name` and `.fields.<field>` from the descriptors, so labels are never restated. */
+export const resourceMessages = Object.fromEntries(
+  RESOURCES.map((d) => [d.resource, { name: d.label, fields: fieldTitles(d.schema.properties) }]),
+);
+
+export const zhMessages: TranslationMessages = { ...raChineseMessages, resources: resourceMessages };
+
+export const i18nProvider = polyglotI18nProvider(() => zhMessages, 'zh-CN', [{ locale: 'zh-CN', name: '简体中文' }], {
+  allowMissing: true,
+});

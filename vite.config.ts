@@ -1,0 +1,20 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+// The reference server owns these paths; in dev, Vite forwards them so the app keeps one origin
+// (the session cookie is same-origin).
+const SERVER = 'http://127.0.0.1:8080';
+const SERVER_PATHS = ['/Ajax', '/Xcx1', '/Xcx3', '/files', '/upload', '/docs'];
+
+export default defineConfig({
+  plugins: [react()],
+  server: {
+    proxy: Object.fromEntries(SERVER_PATHS.map((p) => [p, { target: SERVER, changeOrigin: false }])),
+  },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    sourcemap: false,
+    chunkSizeWarningLimit: 1500,
+  },
+});
