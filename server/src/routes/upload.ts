@@ -1,12 +1,11 @@
 // SignUpload (API.md "Uploads"): checks the kind's limits, lets the server choose the key, and
 // returns how the browser sends the bytes to storage.
-import type { FastifyInstance } from 'fastify';
+import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import type { ModuleKey } from '../../../schemas/descriptor';
 import type { UploadKind } from '../../../schemas/types';
 import { ok } from '../http/envelope';
 import { requireAnyCode } from '../plugins/permissions';
 import { prepareUpload } from '../storage/policies';
-import { writeRoute } from './crud';
 
 const signBody = {
   type: 'object',
@@ -27,17 +26,14 @@ const UPLOAD_MODULES: Record<UploadKind, readonly ModuleKey[]> = {
   image: ['classify', 'article', 'tykj'],
 };
 
-export default async function uploadRoutes(app: FastifyInstance) {
-  writeRoute(app, '/Ajax/SignUpload', signBody, { tags: ['上传'], summary: '申请上传' }, async (request, body) => {
-    const kind = body.Kind as UploadKind;
-    await requireAnyCode(request, UPLOAD_MODULES[kind], ['1', '3']);
-    const prepared = prepareUpload({
-      FileName: String(body.FileName),
-      Size: Number(body.Size),
-      ContentType: typeof body.ContentType === 'string' ? body.ContentType : '',
-      Kind: kind,
-    });
+const uploadRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
+  app.post('/Ajax/SignUpload', { schema: { tags: ['上传'], summary: '申请上传', body: signBody } }, async (request) => {
+    const { FileName, Size, ContentType, Kind } = request.body;
+    await requireAnyCode(request, UPLOAD_MODULES[Kind], ['1', '3']);
+    const prepared = prepareUpload({ FileName, Size, ContentType: ContentType ?? '', Kind });
     const signed = await app.storage.signUpload(prepared);
     return ok({ ...signed, FileUrl: app.storage.fileUrl(prepared.key), Title: prepared.title });
   });
-}
+};
+
+export default uploadRoutes;
