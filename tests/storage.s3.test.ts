@@ -9,6 +9,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
+import { mp4Bytes } from './helpers/bytes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Config, S3Config } from '../server/src/config';
 import { prepareUpload } from '../server/src/storage/policies';
@@ -28,12 +29,6 @@ let dir: string;
 let config: S3Config;
 let storage: S3Storage;
 
-function mp4Bytes(length: number): Buffer {
-  const bytes = randomBytes(length);
-  bytes.writeUInt32BE(0x18, 0);
-  bytes.write('ftypisom', 4, 'latin1');
-  return bytes;
-}
 
 /** Sends the bytes exactly as the admin app does from the SignUpload answer. */
 function sendAsBrowser(signed: { Method: string; Url: string; Headers: Record<string, string>; Fields: Record<string, string> }, bytes: Buffer, type: string) {

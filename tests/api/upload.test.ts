@@ -1,10 +1,10 @@
 // Uploads through the whole app, on both drivers: SignUpload's permissions and limits, the bytes
 // sent as the browser sends them, and records that may only point at stored files within limits.
-import { randomBytes } from 'node:crypto';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { mp4Bytes, pngBytes } from '../helpers/bytes';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedUpload } from '../../schemas/types';
 import { startServer, type Client, type TestServer } from '../helpers/server';
@@ -17,18 +17,7 @@ type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 
 const MB = 1024 * 1024;
 
-function pngBytes(length: number): Buffer {
-  const bytes = randomBytes(length);
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes, 0);
-  return bytes;
-}
 
-function mp4Bytes(length: number): Buffer {
-  const bytes = randomBytes(length);
-  bytes.writeUInt32BE(0x18, 0);
-  bytes.write('ftypisom', 4, 'latin1');
-  return bytes;
-}
 
 async function sign(client: Client, FileName: string, Size: number, Kind: string, ContentType = '') {
   return client.call<SignedUpload>('/Ajax/SignUpload', { FileName, Size, Kind, ContentType });
