@@ -8,6 +8,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config';
 import { ensureAdmin, uploadSecret } from './bootstrap';
+import { purgeExpiredSessions } from './auth/members';
 import { loadDemoData } from './demoData';
 import databasePlugin from './plugins/database';
 import errorsPlugin from './plugins/errors';
@@ -61,6 +62,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   await app.register(routes);
 
   const { created, generatedPassword } = await ensureAdmin(app.database, config);
+  await purgeExpiredSessions(app.database);
   if (created && config.demoData) await loadDemoData(app.database, app.storage);
 
   const indexHtml = path.join(config.publicDir, 'index.html');
