@@ -67,7 +67,9 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
 
   const indexHtml = path.join(config.publicDir, 'index.html');
   if (fs.existsSync(indexHtml)) {
-    await app.register(fastifyStatic, { root: config.publicDir, wildcard: false, index: false });
+    // wildcard: files are looked up per request, so a rebuilt app's new asset names are served
+    // without a restart; a missing file falls through to the not-found handler below.
+    await app.register(fastifyStatic, { root: config.publicDir, wildcard: true, index: false });
   }
   app.setNotFoundHandler((request, reply) => {
     const isServerPath = SERVER_PREFIXES.some((p) => request.url.startsWith(p));

@@ -54,6 +54,13 @@ describe('common websites', () => {
     expect(await list()).toEqual(before);
   });
 
+  it('puts a new website without a sort last', async () => {
+    const site = (await admin.call<Site>('/Ajax/AddUseweb', { UwName: '最后', UwUrl: 'https://e.com' })).body.data;
+    const names = await list();
+    expect(names[names.length - 1]).toBe('最后');
+    expect(site.UwSort).toBeGreaterThan(0);
+  });
+
   it('edits and deletes', async () => {
     const site = (await admin.call<Site>('/Ajax/AddUseweb', { UwName: '改名前', UwUrl: 'http://e.com' })).body.data;
     expect((await admin.call<Site>('/Ajax/UpdateUseweb', { Id: site.Id, UwName: '改名后' })).body.data.UwName).toBe('改名后');

@@ -10,7 +10,7 @@ import { videoResource } from '../../../schemas/video';
 import { videoTypeResource } from '../../../schemas/videoType';
 import { newCode, type MemberRow } from '../auth/members';
 import type { Db } from '../db/database';
-import { anyRow, findRow, type Row } from '../db/repository';
+import { anyRow, findRow, listRows, type Row } from '../db/repository';
 import { badRequest, conflict, type FieldError } from '../errors';
 import { sanitizeRichText } from '../richText';
 import { parseUploadKey, POLICIES } from '../storage/policies';
@@ -120,7 +120,18 @@ const videoTypeRules: ResourceRules = {
   },
 };
 
+const usewebRules: ResourceRules = {
+  async prepare(ctx, d, values, existing) {
+    // A new website without a sort goes last, not first.
+    if (!existing && values.UwSort === undefined) {
+      const { rows } = await listRows(ctx.database, d, { equals: {}, contains: {}, order: [{ column: 'UW_SORT', direction: 'desc' }], page: { index: 1, size: 1 }, limit: 1 });
+      values.UwSort = Number(rows[0]?.UwSort ?? 0) + 1;
+    }
+  },
+};
+
 const RULES: Record<string, ResourceRules> = {
+  useweb: usewebRules,
   video: videoRules,
   videoType: videoTypeRules,
   article: articleRules,
@@ -200,6 +211,8 @@ export async function prepareWrite(
   }
   errors.push(...(await checkFiles(ctx, values, existing)));
   if (errors.length > 0) throw badRequest(errors[0]!.msg, errors);
+  // The entity's own rules first, so that they can tell a missing field from its default.
+  await RULES[descriptor.resource]?.prepare?.(ctx, descriptor, values, existing);
 
   const props = descriptor.schema.properties;
   const stamp = ctx.now.toISOString();
@@ -213,8 +226,6 @@ export async function prepareWrite(
     if ('CreateUser' in props) values.CreateUser = ctx.member.AU_NAME;
     if ('CreateAuCode' in props) values.CreateAuCode = ctx.member.AU_CODE;
   }
-  const rules = RULES[descriptor.resource];
-  await rules?.prepare?.(ctx, descriptor, values, existing);
 }
 
 export async function checkDelete(descriptor: ResourceDescriptor, ctx: RuleContext, existing: Row): Promise<void> {

@@ -1,0 +1,93 @@
+import type { ComponentType } from 'react';
+import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { createBrowserRouter, Route, RouterProvider } from 'react-router-dom';
+import { NoAccess } from './access/NoAccess';
+import { RequireModule } from './access/RequireModule';
+import type { ScreenModule } from './access/useMember';
+import { i18nProvider } from './i18n/index';
+import { AppLayout } from './layout/AppLayout';
+import { Dashboard } from './layout/Dashboard';
+import { LoginPage } from './layout/LoginPage';
+import {
+  ArticleCatalogueScreen,
+  ArticleManageScreen,
+  TykjScreen,
+  VideoDetailsScreen,
+  VideoEditScreen,
+  VideoViewScreen,
+} from './layout/Placeholders';
+import { lazyScreen } from './lazyScreen';
+import { PATHS } from './navigation';
+import { authProvider, dataProvider } from './providers';
+import { theme } from './theme';
+
+const VideoTypeList = lazyScreen(() => import('./resources/videoType/VideoTypeList'));
+const UsewebList = lazyScreen(() => import('./resources/useweb/UsewebList'));
+const MemberList = lazyScreen(() => import('./resources/member/MemberList'));
+const ClassifyManage = lazyScreen(() => import('./resources/classify/ClassifyManage'));
+
+/** A screen behind its module's view permission: a deep link without it shows 无权限. */
+function guarded(module: ScreenModule, Screen: ComponentType): ComponentType {
+  function Guarded() {
+    return (
+      <RequireModule module={module}>
+        <Screen />
+      </RequireModule>
+    );
+  }
+  return Guarded;
+}
+
+const VideoTypeScreen = guarded('videoType', VideoTypeList);
+const UsewebScreen = guarded('useweb', UsewebList);
+const MemberScreen = guarded('admin', MemberList);
+const VideoScreen = guarded('video', VideoEditScreen);
+const VideoViewPage = guarded('videoView', VideoViewScreen);
+const VideoDetailsPage = guarded('videoView', VideoDetailsScreen);
+const CataloguePage = guarded('article', ArticleCatalogueScreen);
+const ArticleManagePage = guarded('article', ArticleManageScreen);
+const TykjPage = guarded('tykj', TykjScreen);
+const ArticleClassifyPage = guarded('classify', () => <ClassifyManage service="article" />);
+const TykjClassifyPage = guarded('classify', () => <ClassifyManage service="tykj" />);
+
+function AdminApp() {
+  return (
+    <Admin
+      title="知识学习后台"
+      dataProvider={dataProvider}
+      authProvider={authProvider}
+      i18nProvider={i18nProvider}
+      theme={theme}
+      layout={AppLayout}
+      loginPage={LoginPage}
+      dashboard={Dashboard}
+      accessDenied={NoAccess}
+      requireAuth
+      disableTelemetry
+    >
+      <Resource name="video" list={VideoScreen} options={{ label: '视频学习编辑' }} />
+      <Resource name="videoType" list={VideoTypeScreen} options={{ label: '视频分类' }} />
+      <Resource name="useweb" list={UsewebScreen} options={{ label: '常用网站管理' }} />
+      <Resource name="member" list={MemberScreen} options={{ label: '成员管理' }} />
+      <CustomRoutes>
+        {/* The legacy paths of SPEC.md, real deep links (a browser router, not a hash). */}
+        <Route path={PATHS.videoView} element={<VideoViewPage />} />
+        <Route path={PATHS.videoDetails} element={<VideoDetailsPage />} />
+        <Route path={PATHS.articleCatalogue} element={<CataloguePage />} />
+        <Route path={PATHS.articleManage} element={<ArticleManagePage />} />
+        <Route path={PATHS.articleClassify} element={<ArticleClassifyPage />} />
+        <Route path={`${PATHS.articleClassify}/:type`} element={<ArticleClassifyPage />} />
+        <Route path={PATHS.tykj} element={<TykjPage />} />
+        <Route path={PATHS.tykjClassify} element={<TykjClassifyPage />} />
+      </CustomRoutes>
+    </Admin>
+  );
+}
+
+// A data router (not react-admin's default hash router): the legacy paths are real URLs, and
+// react-admin's blockers (unsaved-changes warnings) need a data router.
+const router = createBrowserRouter([{ path: '*', element: <AdminApp /> }]);
+
+export function App() {
+  return <RouterProvider router={router} />;
+}

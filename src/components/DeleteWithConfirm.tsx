@@ -1,0 +1,59 @@
+import { useState } from 'react';
+import DeleteIcon from '@mui/icons-material/Delete';
+import { Button, Confirm, useDelete, useNotify, useRefresh, type RaRecord } from 'react-admin';
+
+export const DELETE_TITLE = '提示';
+export const DELETE_QUESTION = '此操作将永久删除该记录, 是否继续?';
+
+function messageOf(error: unknown): string {
+  if (typeof error === 'string') return error;
+  const message = (error as { message?: unknown } | null)?.message;
+  return typeof message === 'string' && message !== '' ? message : '删除失败';
+}
+
+/**
+ * Delete after a confirmation (SPEC.md 4 and 8): 提示 / 此操作将永久删除该记录, 是否继续? with
+ * 确定 / 取消. Pessimistic: the row stays until the server agrees; a refusal (409…) is notified.
+ */
+export function DeleteWithConfirm({ resource, record, label = '删除' }: { resource: string; record: RaRecord; label?: string }) {
+  const [open, setOpen] = useState(false);
+  const notify = useNotify();
+  const refresh = useRefresh();
+  const [deleteOne, { isPending }] = useDelete();
+
+  const confirm = () =>
+    deleteOne(
+      resource,
+      { id: record.id, previousData: record },
+      {
+        mutationMode: 'pessimistic',
+        onSuccess: () => {
+          setOpen(false);
+          notify('删除成功!', { type: 'success' });
+          refresh();
+        },
+        onError: (error) => {
+          setOpen(false);
+          notify(messageOf(error), { type: 'error' });
+        },
+      },
+    );
+
+  return (
+    <>
+      <Button label={label} color="error" onClick={() => setOpen(true)}>
+        <DeleteIcon />
+      </Button>
+      <Confirm
+        isOpen={open}
+        loading={isPending}
+        title={DELETE_TITLE}
+        content={DELETE_QUESTION}
+        confirm="确定"
+        cancel="取消"
+        onConfirm={confirm}
+        onClose={() => setOpen(false)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,23 @@
+import { Box, CircularProgress, Typography } from '@mui/material';
+import InboxOutlinedIcon from '@mui/icons-material/InboxOutlined';
+
+/** SPEC.md 2.4: the loading text of the tables. */
+export const LOADING_TEXT = '拼命加载中';
+
+export function ListLoading() {
+  return (
+    <Box role="status" sx={{ display: 'flex', alignItems: 'center', justifyContent: 'center', gap: 1.5, py: 6 }}>
+      <CircularProgress size={24} />
+      <Typography color="text.secondary">{LOADING_TEXT}</Typography>
+    </Box>
+  );
+}
+
+export function ListEmpty({ text = '暂无数据' }: { text?: string }) {
+  return (
+    <Box sx={{ textAlign: 'center', py: 6, color: 'text.secondary' }}>
+      <InboxOutlinedIcon sx={{ fontSize: 48, color: 'text.disabled' }} />
+      <Typography>{text}</Typography>
+    </Box>
+  );
+}

@@ -1,0 +1,19 @@
+import { useMemo } from 'react';
+import DOMPurify from 'dompurify';
+import { Box, type SxProps, type Theme } from '@mui/material';
+import { createSanitizer } from '../../schemas/richText';
+
+// One sanitiser for the app, with the allow-list the server applies on write (defence in depth).
+const sanitize = createSanitizer(DOMPurify);
+
+/** Stored rich text (comments, questions, answers, article content), sanitised before display. */
+export function RichTextView({ html, sx }: { html: string | null | undefined; sx?: SxProps<Theme> }) {
+  const clean = useMemo(() => sanitize(html ?? ''), [html]);
+  return (
+    <Box
+      className="rich-text"
+      sx={[{ '& img': { maxWidth: '100%' }, '& table': { borderCollapse: 'collapse' } }, ...(Array.isArray(sx) ? sx : [sx])]}
+      dangerouslySetInnerHTML={{ __html: clean }}
+    />
+  );
+}

@@ -1,0 +1,90 @@
+import ArrowBackIcon from '@mui/icons-material/ArrowBack';
+import SubdirectoryArrowRightIcon from '@mui/icons-material/SubdirectoryArrowRight';
+import { Box, Tab, Tabs } from '@mui/material';
+import { Button } from 'react-admin';
+import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { classifyResource, ROOT_CODE, tykjClassifyResource } from '../../../schemas/standardClassify';
+import { useAccess } from '../../access/useMember';
+import { SchemaList } from '../../components/SchemaList';
+import { ARTICLE_TYPES, PATHS, toPageType } from '../../navigation';
+import { ClassifyInputs } from './ClassifyInputs';
+
+export type ClassifyService = 'article' | 'tykj';
+
+/** Tabs switching between the catalogues' classifications and the unified answers' ones. */
+function TypeTabs({ service, type }: { service: ClassifyService; type: number }) {
+  const current = service === 'tykj' ? 'tykj' : String(type);
+  return (
+    <Tabs value={current} variant="scrollable" aria-label="分类类型" sx={{ borderBottom: 1, borderColor: 'divider' }}>
+      {ARTICLE_TYPES.map((label, i) => (
+        <Tab key={label} label={label} value={String(i)} component={Link} to={`${PATHS.articleClassify}/${i}`} />
+      ))}
+      <Tab label="统一口径" value="tykj" component={Link} to={`${PATHS.tykjClassify}?type=0`} />
+    </Tabs>
+  );
+}
+
+/**
+ * 分类管理 (SPEC.md 2.9) on both legacy routes: /Knowledge/Article/ClassifyManage/:type (Xcx1) and
+ * /Knowledge/TYKJ/ClassifyManage?type= (Xcx3). `code` in the query is the parent shown.
+ */
+export default function ClassifyManage({ service }: { service: ClassifyService }) {
+  const descriptor = service === 'tykj' ? tykjClassifyResource : classifyResource;
+  const params = useParams();
+  const [search] = useSearchParams();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const can = useAccess(descriptor.resource);
+
+  const type = toPageType(service === 'tykj' ? search.get('type') : params.type);
+  const code = search.get('code') || ROOT_CODE;
+  const isChild = code !== ROOT_CODE;
+
+  const nextLevel = (scCode: string) => {
+    const query = new URLSearchParams(location.search);
+    query.set('code', scCode);
+    navigate(`${location.pathname}?${query.toString()}`);
+  };
+
+  // One step back in history; a deep link opened in a new tab has none: go up to the top level.
+  const back = () => {
+    if (location.key !== 'default') return navigate(-1);
+    const query = new URLSearchParams(location.search);
+    query.delete('code');
+    const rest = query.toString();
+    return navigate(rest ? `${location.pathname}?${rest}` : location.pathname, { replace: true });
+  };
+
+  const typeName = service === 'tykj' ? '统一口径' : (ARTICLE_TYPES[type] ?? `类型 ${type}`);
+  return (
+    <Box>
+      <TypeTabs service={service} type={type} />
+      <SchemaList
+        // A new route (type, parent) is a new list: first page, fresh request.
+        key={`${descriptor.resource}:${type}:${code}`}
+        descriptor={descriptor}
+        title={`分类管理 - ${typeName}`}
+        filter={{ ScFatherCode: code, type }}
+        actions={
+          isChild && (
+            <Button label="返回" onClick={back}>
+              <ArrowBackIcon />
+            </Button>
+          )
+        }
+        rowActions={(record) =>
+          !isChild &&
+          can('nextLevel') && (
+            <Button label="查看下一级" onClick={() => nextLevel(String(record.ScCode))}>
+              <SubdirectoryArrowRightIcon />
+            </Button>
+          )
+        }
+        form={{
+          inputs: <ClassifyInputs descriptor={descriptor} />,
+          createDefaults: { ScFatherCode: code, type },
+        }}
+      />
+    </Box>
+  );
+}

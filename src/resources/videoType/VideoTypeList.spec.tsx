@@ -1,0 +1,57 @@
+// @vitest-environment jsdom
+import { cleanup, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { fakeMember, renderWithAdmin } from '../../test/renderWithAdmin';
+import VideoTypeList from './VideoTypeList';
+
+const rows = [
+  { id: 1, Id: 1, VdtCode: 'a', VdtName: '造价业务培训', VdtSort: 1 },
+  { id: 2, Id: 2, VdtCode: 'b', VdtName: '软件操作教程', VdtSort: 2 },
+];
+
+function listProvider() {
+  return { getList: vi.fn(async () => ({ data: rows, total: 17 })) };
+}
+
+afterEach(cleanup);
+
+describe('视频分类 list', () => {
+  it('shows its rows, the total, and 添加 for a member holding code 1', async () => {
+    const dataProvider = listProvider();
+    renderWithAdmin(<VideoTypeList />, {
+      dataProvider,
+      member: fakeMember({ Modules: { videoType: '1,2' } }),
+    });
+
+    expect(await screen.findByText('造价业务培训')).toBeTruthy();
+    expect(screen.getByText('软件操作教程')).toBeTruthy();
+    expect(screen.getByText('共 17 条')).toBeTruthy();
+    expect(await screen.findByRole('button', { name: '添加' })).toBeTruthy();
+    // No code 3 or 4: no row actions.
+    expect(screen.queryByRole('button', { name: '编辑' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '删除' })).toBeNull();
+    expect(dataProvider.getList).toHaveBeenCalledWith(
+      'videoType',
+      expect.objectContaining({ pagination: { page: 1, perPage: 15 } }),
+    );
+  });
+
+  it('hides 添加 from a member who may only view', async () => {
+    renderWithAdmin(<VideoTypeList />, {
+      dataProvider: listProvider(),
+      member: fakeMember({ Modules: { videoType: '2' } }),
+    });
+
+    expect(await screen.findByText('造价业务培训')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: '添加' })).toBeNull();
+  });
+
+  it('gives an administrator 编辑 and 删除 on every row', async () => {
+    renderWithAdmin(<VideoTypeList />, { dataProvider: listProvider(), member: fakeMember({ IsAdmin: 1 }) });
+
+    const row = (await screen.findByText('造价业务培训')).closest('tr');
+    expect(row).toBeTruthy();
+    expect(within(row as HTMLElement).getByRole('button', { name: '编辑' })).toBeTruthy();
+    expect(within(row as HTMLElement).getByRole('button', { name: '删除' })).toBeTruthy();
+  });
+});
