@@ -4,6 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# ffmpeg makes the video posters; the tests of posters need it. Install Debian's when we can.
+if ! command -v ffmpeg >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+  echo "ffmpeg is missing: installing Debian's ffmpeg…"
+  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ffmpeg >/dev/null) || echo "could not install ffmpeg: poster tests will be skipped" >&2
+fi
+
 echo "== unit and API tests (SQLite)"
 npx vitest run
 

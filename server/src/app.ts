@@ -17,7 +17,7 @@ import storagePlugin from './plugins/storage';
 import routes from './routes/index';
 
 /** Paths owned by the server; everything else that is a GET is a route of the admin app. */
-const SERVER_PREFIXES = ['/Ajax/', '/Xcx1/', '/Xcx3/', '/files/', '/upload/', '/docs'];
+const SERVER_PREFIXES = ['/Ajax/', '/Xcx1/', '/Xcx3/', '/files/', '/upload/', '/upload-part/', '/docs'];
 
 export interface BuiltApp {
   app: FastifyInstance;

@@ -1,5 +1,6 @@
 // Start-up variables of API.md, read once and validated, so a typo fails at start and not at first use.
 import path from 'node:path';
+import { partSizeFromEnv } from './storage/multipart';
 
 export interface S3Config {
   endpoint?: string;
@@ -27,6 +28,8 @@ export interface Config {
   cookieSecure: boolean;
   /** Log requests (off in tests). */
   logger: boolean;
+  /** Part size in bytes of uploads in parts (UPLOAD_PART_SIZE). */
+  uploadPartSize: number;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -68,5 +71,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicDir: path.resolve(env.PUBLIC_DIR || './dist'),
     cookieSecure: flag(env.COOKIE_SECURE, false),
     logger: flag(env.LOG, true),
+    uploadPartSize: partSizeFromEnv(env),
   };
 }

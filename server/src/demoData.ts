@@ -12,6 +12,7 @@ import { videoCommentResource } from '../../schemas/videoComment';
 import { videoTypeResource } from '../../schemas/videoType';
 import { newCode } from './auth/members';
 import { hashPassword } from './auth/password';
+import { putDemoPoster } from './media/poster';
 import type { Db } from './db/database';
 import { insertRow, type Row } from './db/repository';
 import type { StorageDriver } from './storage/types';
@@ -30,6 +31,7 @@ export async function loadDemoData(database: Db, storage: StorageDriver): Promis
     return storage.fileUrl(key);
   };
   const videoUrl = await put('demo.mp4', 'demo/demo.mp4', 'video/mp4');
+  await putDemoPoster(storage, 'demo/demo.mp4');
   const handoutUrl = await put('handout.pdf', 'demo/handout.pdf', 'application/pdf');
   const coverUrl = await put('cover.png', 'demo/cover.png', 'image/png');
   const pageUrl = await put('pageimg.png', 'demo/pageimg.png', 'image/png');

@@ -6,6 +6,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import pg from 'pg';
 import * as m001 from './migrations/001_initial';
+import * as m002 from './migrations/002_uploads';
 import type { Database } from './tables';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -54,6 +55,7 @@ export async function openDatabase(options: { dataDir: string; databaseUrl?: str
 type RawDb = Kysely<any>;
 const MIGRATIONS: Record<string, { up(db: RawDb, dialect: DialectName): Promise<void> }> = {
   '001_initial': m001,
+  '002_uploads': m002,
 };
 
 async function migrate({ db, dialect }: Db): Promise<void> {

@@ -41,10 +41,24 @@ export interface UsewebTable {
   UW_SORT: number;
 }
 
+/** A multipart upload in progress (migration 002). */
+export interface UploadTable {
+  UPLOAD_ID: string;
+  KEY: string;
+  KIND: string;
+  TITLE: string;
+  SIZE: number;
+  PART_SIZE: number;
+  CONTENT_TYPE: string;
+  AU_CODE: string;
+  CREATED_AT: string;
+}
+
 export interface Database {
   USEWEB: UsewebTable;
   SETTING: SettingTable;
   MEMBER: MemberTable;
   SESSION: SessionTable;
   LOGIN_THROTTLE: LoginThrottleTable;
+  UPLOAD: UploadTable;
 }

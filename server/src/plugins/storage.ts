@@ -1,5 +1,6 @@
 // Decorates the app with `storage` and, for local storage, receives signed uploads
-// (PUT /upload/<key>) and serves stored files with Range support (GET/HEAD /files/<key>).
+// (PUT /upload/<key>), parts of multipart uploads (PUT /upload-part/<uploadId>/<partNumber>), and
+// serves stored files with Range support (GET/HEAD /files/<key>).
 //
 // The routes below carry their own small error handler (same envelope as API.md), so the plugin
 // works in a bare app (tests) as well as under the app's global handler.
@@ -10,8 +11,9 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
+import { makePoster } from '../media/poster';
 import { createStorage } from '../storage/index';
-import { FILES_PREFIX, LocalStorage, UPLOAD_PREFIX, type UploadQuery } from '../storage/local';
+import { FILES_PREFIX, LocalStorage, PART_PREFIX, UPLOAD_PREFIX, type PartQuery, type UploadQuery } from '../storage/local';
 import type { StorageDriver } from '../storage/types';
 
 declare module 'fastify' {
@@ -62,7 +64,22 @@ async function removeStaleTemporaryFiles(tmpDir: string): Promise<void> {
   for (const name of names) {
     const file = path.join(tmpDir, name);
     const info = await stat(file).catch(() => undefined);
-    if (info && now - info.mtimeMs > STALE_TMP_MS) await rm(file, { force: true });
+    // Folders (the multipart one) are not partial uploads: removed below, by their own age.
+    if (info?.isFile() && now - info.mtimeMs > STALE_TMP_MS) await rm(file, { force: true });
+  }
+}
+
+/**
+ * Multipart uploads untouched for a day were abandoned: each part written renames into the
+ * upload's folder and so refreshes its mtime.
+ */
+async function removeStaleMultipartUploads(multipartDir: string): Promise<void> {
+  const names = await readdir(multipartDir).catch(() => [] as string[]);
+  const now = Date.now();
+  for (const name of names) {
+    const dir = path.join(multipartDir, name);
+    const info = await stat(dir).catch(() => undefined);
+    if (info && now - info.mtimeMs > STALE_TMP_MS) await rm(dir, { recursive: true, force: true });
   }
 }
 
@@ -81,8 +98,28 @@ async function localRoutes(scope: FastifyInstance, { storage }: { storage: Local
       const header = request.headers['content-length'];
       const contentLength = header === undefined ? undefined : Number(header);
       const FileUrl = await storage.receive(signed, request.raw, contentLength);
-      return { code: 0, msg: '上传成功', data: { FileUrl } };
+      // Videos get their poster before the answer, so the card shows it at once (ffmpeg takes a
+      // few hundred ms for one frame; without ffmpeg nothing is made).
+      const PosterUrl =
+        signed.kind === 'video'
+          ? await makePoster(storage, signed.key, { onError: (err) => request.log.warn({ err }, 'poster failed') })
+          : undefined;
+      return { code: 0, msg: '上传成功', data: PosterUrl ? { FileUrl, PosterUrl } : { FileUrl } };
     });
+
+    // One part of a multipart upload; the ETag header (quoted MD5) is what the client lists at
+    // completion, exactly as S3 answers an UploadPart.
+    upload.put<{ Params: { uploadId: string; partNumber: string }; Querystring: PartQuery }>(
+      `${PART_PREFIX}:uploadId/:partNumber`,
+      async (request, reply) => {
+        const part = storage.verifyPart(request.params.uploadId, request.params.partNumber, request.query);
+        const header = request.headers['content-length'];
+        const contentLength = header === undefined ? undefined : Number(header);
+        const ETag = await storage.receivePart(part, request.raw, contentLength);
+        reply.header('etag', ETag);
+        return { code: 0, msg: '上传成功', data: { ETag } };
+      },
+    );
   });
 
   // Download: stored files with Range (206), ETag and Last-Modified from @fastify/static.
@@ -116,6 +153,7 @@ async function storagePlugin(app: FastifyInstance, opts: StoragePluginOptions) {
   if (storage instanceof LocalStorage) {
     await mkdir(storage.tmpDir, { recursive: true });
     await removeStaleTemporaryFiles(storage.tmpDir);
+    await removeStaleMultipartUploads(storage.multipartDir);
     await app.register(localRoutes, { storage });
   }
 }

@@ -4,6 +4,7 @@ import { RESOURCES } from '../../../schemas/index';
 import authRoutes from './auth';
 import { registerCrud } from './crud';
 import memberRoutes from './members';
+import multipartRoutes from './multipart';
 import uploadRoutes from './upload';
 import usewebRoutes from './useweb';
 import videoRoutes from './video';
@@ -26,4 +27,5 @@ export default async function routes(app: FastifyInstance) {
   await app.register(videoRoutes);
   await app.register(usewebRoutes);
   await app.register(uploadRoutes);
+  await app.register(multipartRoutes);
 }

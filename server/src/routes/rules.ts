@@ -159,6 +159,8 @@ async function checkStoredFile(storage: StorageDriver, field: string, url: strin
   if (key === undefined) return undefined;
   const kind = FILE_FIELDS[field];
   const parsed = parseUploadKey(key);
+  // Keys outside the upload scheme (a poster, say) are accepted only for the demo content.
+  if (!parsed && !key.startsWith('demo/')) return '文件类型不符';
   if (parsed && kind && parsed.kind !== kind) return '文件类型不符';
   const size = await storage.sizeOf(key);
   if (size === undefined) return '文件不存在，请重新上传';

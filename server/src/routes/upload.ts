@@ -1,11 +1,9 @@
 // SignUpload (API.md "Uploads"): checks the kind's limits, lets the server choose the key, and
 // returns how the browser sends the bytes to storage.
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
-import type { ModuleKey } from '../../../schemas/descriptor';
-import type { UploadKind } from '../../../schemas/types';
 import { ok } from '../http/envelope';
 import { requireAnyCode } from '../plugins/permissions';
-import { prepareUpload } from '../storage/policies';
+import { prepareUpload, UPLOAD_MODULES } from '../storage/policies';
 
 const signBody = {
   type: 'object',
@@ -18,13 +16,6 @@ const signBody = {
   required: ['FileName', 'Size', 'Kind'],
   additionalProperties: false,
 } as const;
-
-/** Who may upload what: whoever may add or edit the records that hold such files. */
-const UPLOAD_MODULES: Record<UploadKind, readonly ModuleKey[]> = {
-  video: ['video'],
-  handout: ['video', 'article', 'tykj'],
-  image: ['classify', 'article', 'tykj'],
-};
 
 const uploadRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   app.post('/Ajax/SignUpload', { schema: { tags: ['上传'], summary: '申请上传', body: signBody } }, async (request) => {

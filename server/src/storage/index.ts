@@ -4,16 +4,21 @@ import { LocalStorage } from './local';
 import { S3Storage } from './s3';
 import type { StorageDriver } from './types';
 
-/** `secret` signs local upload URLs; the s3 driver signs with the bucket's credentials instead. */
+/**
+ * `secret` signs local upload URLs; the s3 driver signs with the bucket's credentials instead.
+ * The part size of uploads in parts comes from the configuration (UPLOAD_PART_SIZE).
+ */
 export function createStorage(config: Config, secret: Buffer): StorageDriver {
+  const partSize = config.uploadPartSize;
   if (config.storage === 's3') {
     if (!config.s3) throw new Error('STORAGE=s3 needs S3_BUCKET (and the other S3_* variables)');
-    return new S3Storage(config.s3);
+    return new S3Storage(config.s3, { partSize });
   }
-  return new LocalStorage(config.dataDir, secret);
+  return new LocalStorage(config.dataDir, secret, { partSize });
 }
 
 export { LocalStorage } from './local';
 export { S3Storage } from './s3';
-export { prepareUpload, POLICIES, type PreparedUpload, type UploadInput } from './policies';
-export type { SignRequest, StorageDriver } from './types';
+export { prepareUpload, POLICIES, UPLOAD_MODULES, type PreparedUpload, type UploadInput } from './policies';
+export { RejectedUpload, partCount, partSizeFor, expectedPartSize } from './multipart';
+export type { CompleteRequest, MultipartRef, PartRequest, SignRequest, SignedPart, StorageDriver, UploadedPart } from './types';

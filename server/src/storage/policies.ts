@@ -1,6 +1,7 @@
 // Per-kind upload rules (API.md "Uploads"). The server decides the key and the content type; the
 // client only tells what it intends to send, and the bytes are checked again where they arrive.
 import { randomUUID } from 'node:crypto';
+import type { ModuleKey } from '../../../schemas/descriptor';
 import type { UploadKind } from '../../../schemas/types';
 import { ApiError, badRequest, tooLarge } from '../errors';
 import type { SignRequest } from './types';
@@ -53,6 +54,16 @@ export const POLICIES: Readonly<Record<UploadKind, KindPolicy>> = {
     tooLargeMsg: '附件不能超过200MB',
     wrongTypeMsg: '附件须为PDF、Word、Excel、PowerPoint、ZIP、RAR、7z或TXT文件',
   },
+};
+
+/**
+ * Who may upload what (codes 1 or 3, add or edit): whoever may add or edit the records that hold
+ * such files. SignUpload and the multipart calls share it.
+ */
+export const UPLOAD_MODULES: Readonly<Record<UploadKind, readonly ModuleKey[]>> = {
+  video: ['video'],
+  handout: ['video', 'article', 'tykj'],
+  image: ['classify', 'article', 'tykj'],
 };
 
 export const UPLOAD_KINDS = Object.keys(POLICIES) as UploadKind[];

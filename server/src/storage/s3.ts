@@ -2,28 +2,50 @@
 // for JavaScript v3. The browser sends the bytes straight to the bucket with a presigned URL.
 import { createReadStream } from 'node:fs';
 import { stat } from 'node:fs/promises';
-import { DeleteObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import {
+  AbortMultipartUploadCommand,
+  CompleteMultipartUploadCommand,
+  CreateMultipartUploadCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  ListPartsCommand,
+  PutObjectCommand,
+  S3Client,
+  UploadPartCommand,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config';
+import { ApiError, badRequest, notFound } from '../errors';
+import { MAGIC_HEAD_BYTES } from './magic';
+import { DEFAULT_PART_SIZE, RejectedUpload, checkJoined } from './multipart';
 import { assertSafeKey, isSafeKey } from './policies';
-import type { SignRequest, StorageDriver } from './types';
+import type { CompleteRequest, MultipartRef, PartRequest, SignRequest, StorageDriver, UploadedPart } from './types';
 
 export interface S3StorageOptions {
   /** Lifetime of a presigned upload URL in seconds; one hour by default. */
   ttlSeconds?: number;
+  /** Size of every part of a multipart upload but the last (S3 needs at least 5 MiB). */
+  partSize?: number;
 }
+
+type AwsError = { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
+const errorName = (err: unknown) => (err as AwsError).name ?? (err as AwsError).Code;
+const NO_UPLOAD = '上传任务不存在或已结束，请重新上传';
 
 export class S3Storage implements StorageDriver {
   readonly name = 's3' as const;
   readonly client: S3Client;
   private readonly bucket: string;
   private readonly ttlSeconds: number;
+  readonly partSize: number;
   /** Prefix of every file URL, without the trailing slash. */
   private readonly baseUrl: string;
 
   constructor(config: S3Config, options: S3StorageOptions = {}) {
     this.bucket = config.bucket;
     this.ttlSeconds = options.ttlSeconds ?? 3600;
+    this.partSize = options.partSize ?? DEFAULT_PART_SIZE;
     this.client = new S3Client({
       region: config.region,
       endpoint: config.endpoint,
@@ -104,6 +126,116 @@ export class S3Storage implements StorageDriver {
     assertSafeKey(key);
     // DeleteObject succeeds on a missing key, so removing twice is harmless.
     await this.client.send(new DeleteObjectCommand({ Bucket: this.bucket, Key: key }));
+  }
+
+  /** A presigned GET, so ffmpeg reads only the byte ranges it needs (posters). */
+  async mediaSource(key: string): Promise<string> {
+    assertSafeKey(key);
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), { expiresIn: 600 });
+  }
+
+  // ---- Multipart uploads ----
+
+  async createMultipartUpload(req: SignRequest): Promise<string> {
+    assertSafeKey(req.key);
+    const out = await this.client.send(
+      new CreateMultipartUploadCommand({ Bucket: this.bucket, Key: req.key, ContentType: req.contentType }),
+    );
+    if (!out.UploadId) throw new Error('CreateMultipartUpload returned no UploadId');
+    return out.UploadId;
+  }
+
+  /** A presigned UploadPart whose signature covers the part's exact Content-Length. */
+  async signPart(req: PartRequest) {
+    assertSafeKey(req.key);
+    const command = new UploadPartCommand({
+      Bucket: this.bucket,
+      Key: req.key,
+      UploadId: req.uploadId,
+      PartNumber: req.partNumber,
+      ContentLength: req.size,
+    });
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: this.ttlSeconds,
+      signableHeaders: new Set(['content-length']),
+    });
+    return { Url: url, Headers: {} };
+  }
+
+  async listParts(ref: MultipartRef): Promise<UploadedPart[]> {
+    const parts: UploadedPart[] = [];
+    let marker: string | undefined;
+    try {
+      // ListParts answers at most 1000 parts per page.
+      for (;;) {
+        const page = await this.client.send(
+          new ListPartsCommand({ Bucket: this.bucket, Key: ref.key, UploadId: ref.uploadId, PartNumberMarker: marker }),
+        );
+        for (const p of page.Parts ?? []) {
+          if (p.PartNumber && p.ETag) parts.push({ PartNumber: p.PartNumber, Size: p.Size ?? 0, ETag: p.ETag });
+        }
+        if (!page.IsTruncated || !page.NextPartNumberMarker) break;
+        marker = page.NextPartNumberMarker;
+      }
+    } catch (err) {
+      throw this.multipartError(err);
+    }
+    return parts.sort((a, b) => a.PartNumber - b.PartNumber);
+  }
+
+  /** Completes on the bucket, then checks the object (HEAD for its size, the first 4 KiB for its type). */
+  async completeMultipartUpload(req: CompleteRequest): Promise<void> {
+    try {
+      await this.client.send(
+        new CompleteMultipartUploadCommand({
+          Bucket: this.bucket,
+          Key: req.key,
+          UploadId: req.uploadId,
+          MultipartUpload: { Parts: req.parts.map((p) => ({ PartNumber: p.PartNumber, ETag: p.ETag })) },
+        }),
+      );
+    } catch (err) {
+      throw this.multipartError(err);
+    }
+    try {
+      const size = (await this.sizeOf(req.key)) ?? 0;
+      checkJoined(req.key, req.size, size, size === 0 ? Buffer.alloc(0) : await this.head(req.key, MAGIC_HEAD_BYTES));
+    } catch (err) {
+      if (err instanceof RejectedUpload) await this.remove(req.key);
+      throw err;
+    }
+  }
+
+  async abortMultipartUpload(ref: MultipartRef): Promise<void> {
+    try {
+      await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: ref.key, UploadId: ref.uploadId }));
+    } catch (err) {
+      // Already completed or aborted: nothing is left, which is what abort wants.
+      if (errorName(err) === 'NoSuchUpload') return;
+      throw err;
+    }
+  }
+
+  /** First bytes of an object, by a ranged GET. */
+  private async head(key: string, bytes: number): Promise<Buffer> {
+    const out = await this.client.send(new GetObjectCommand({ Bucket: this.bucket, Key: key, Range: `bytes=0-${bytes - 1}` }));
+    return out.Body ? Buffer.from(await out.Body.transformToByteArray()).subarray(0, bytes) : Buffer.alloc(0);
+  }
+
+  /** The bucket's refusals, in words the uploader can act on; anything else stays a 500. */
+  private multipartError(err: unknown): Error {
+    switch (errorName(err)) {
+      case 'NoSuchUpload':
+        return notFound(NO_UPLOAD);
+      case 'InvalidPart':
+        return badRequest('有分片未上传或校验值不符，请重新上传');
+      case 'InvalidPartOrder':
+        return badRequest('分片列表须按序号升序排列');
+      case 'EntityTooSmall':
+        return badRequest('除最后一个分片外，每个分片至少5MB');
+      default:
+        return err instanceof ApiError ? err : (err as Error);
+    }
   }
 
   async putFile(key: string, filePath: string, contentType: string): Promise<void> {

@@ -12,8 +12,42 @@ export interface SignRequest {
   contentType: string;
 }
 
+/** A multipart upload this server started (its UPLOAD row holds the rest). */
+export interface MultipartRef {
+  key: string;
+  uploadId: string;
+}
+
+export interface PartRequest extends MultipartRef {
+  /** 1..10000. */
+  partNumber: number;
+  /** Exact size of this part: the part size, or what is left for the last part. */
+  size: number;
+}
+
+/** How the browser sends one part: `PUT` to `Url` with `Headers`; the answer carries an `ETag`. */
+export interface SignedPart {
+  Url: string;
+  Headers: Record<string, string>;
+}
+
+export interface UploadedPart {
+  PartNumber: number;
+  Size: number;
+  ETag: string;
+}
+
+export interface CompleteRequest extends MultipartRef {
+  /** The parts to join, as the client lists them (PartNumber ascending). */
+  parts: { PartNumber: number; ETag: string }[];
+  /** The size declared when the upload was created; the joined file must have exactly this size. */
+  size: number;
+}
+
 export interface StorageDriver {
   readonly name: 'local' | 's3';
+  /** Configured size of every part of a multipart upload but the last (UPLOAD_PART_SIZE). */
+  readonly partSize: number;
   /** How the browser sends the bytes: method, URL, headers and form fields. */
   signUpload(req: SignRequest): Promise<Omit<SignedUpload, 'FileUrl' | 'Title'>>;
   /** URL the stored file is read from (`/files/<key>` for local storage). */
@@ -26,4 +60,20 @@ export interface StorageDriver {
   remove(key: string): Promise<void>;
   /** Stores a local file under a key (demo data, posters made on the server). */
   putFile(key: string, filePath: string, contentType: string): Promise<void>;
+  /** A path or URL ffmpeg can read the stored file from (it reads only the ranges it needs). */
+  mediaSource(key: string): Promise<string>;
+
+  // Multipart uploads (the protocol of S3 and of Uppy's @uppy/aws-s3 in multipart mode).
+  /** Starts a multipart upload and returns its upload id. */
+  createMultipartUpload(req: SignRequest): Promise<string>;
+  signPart(req: PartRequest): Promise<SignedPart>;
+  /** Parts received so far, PartNumber ascending (resume after a page reload). */
+  listParts(ref: MultipartRef): Promise<UploadedPart[]>;
+  /**
+   * Joins the parts, then checks the result: exactly `size` bytes and first bytes that fit the
+   * key's extension. On a failed check nothing stays stored and a RejectedUpload is thrown.
+   */
+  completeMultipartUpload(req: CompleteRequest): Promise<void>;
+  /** Drops the upload and every part received; a second abort is harmless. */
+  abortMultipartUpload(ref: MultipartRef): Promise<void>;
 }
