@@ -7,6 +7,7 @@ import { Kysely, PostgresDialect, SqliteDialect, type Migration, type MigrationP
 import pg from 'pg';
 import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_uploads';
+import * as m003 from './migrations/003_row_counts';
 import type { Database } from './tables';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -56,6 +57,7 @@ type RawDb = Kysely<any>;
 const MIGRATIONS: Record<string, { up(db: RawDb, dialect: DialectName): Promise<void> }> = {
   '001_initial': m001,
   '002_uploads': m002,
+  '003_row_counts': m003,
 };
 
 async function migrate({ db, dialect }: Db): Promise<void> {

@@ -5,6 +5,8 @@ import { sql, type Kysely } from 'kysely';
 import { toColumn, type ResourceDescriptor } from '../../../schemas/descriptor';
 import type { Db } from './database';
 import type { OrderTerm } from './orderName';
+import { adjustCounts, keptCount } from './rowCounts';
+import { videoCommentResource } from '../../../schemas/videoComment';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables are chosen by descriptor at run time
 type AnyDb = Kysely<any>;
@@ -80,11 +82,14 @@ export function listQueries({ db, dialect }: Db, descriptor: ResourceDescriptor,
 
 export async function listRows(database: Db, descriptor: ResourceDescriptor, query: ListQuery): Promise<{ rows: Row[]; total: number }> {
   const q = listQueries(database, descriptor, query);
-  const [rows, count] = await Promise.all([
+  // Without a search, the total is kept in ROW_COUNT; a search counts the matching rows.
+  const kept = Object.keys(query.contains).length === 0 ? keptCount(database.db as never, descriptor, query.equals) : undefined;
+  const [rows, total] = await Promise.all([
     q.rows.execute() as Promise<Row[]>,
-    q.count.executeTakeFirstOrThrow() as Promise<{ total: number | string }>,
+    kept?.then(async (n) => n ?? Number((await q.count.executeTakeFirstOrThrow()).total)) ??
+      q.count.executeTakeFirstOrThrow().then((c) => Number(c.total)),
   ]);
-  return { rows, total: Number(count.total) };
+  return { rows, total };
 }
 
 export async function findRow(
@@ -110,36 +115,73 @@ function toColumns(descriptor: ResourceDescriptor, values: Row): Row {
   return out;
 }
 
+// Writes run in a transaction with the ROW_COUNT adjustments, so the kept totals are exact.
 export async function insertRow({ db }: Db, descriptor: ResourceDescriptor, values: Row): Promise<Row> {
-  const k = db as unknown as AnyDb;
-  return (await k
-    .insertInto(descriptor.table)
-    .values(toColumns(descriptor, values))
-    .returning(selection(descriptor))
-    .executeTakeFirstOrThrow()) as Row;
+  return (db as unknown as AnyDb).transaction().execute(async (trx) => {
+    const row = (await trx
+      .insertInto(descriptor.table)
+      .values(toColumns(descriptor, values))
+      .returning(selection(descriptor))
+      .executeTakeFirstOrThrow()) as Row;
+    await adjustCounts(trx, descriptor, row, 1);
+    return row;
+  });
 }
 
 export async function updateRow(
-  { db }: Db,
+  database: Db,
   descriptor: ResourceDescriptor,
   id: number,
   values: Row,
 ): Promise<Row | undefined> {
-  const k = db as unknown as AnyDb;
   const set = toColumns(descriptor, values);
-  if (Object.keys(set).length === 0) return findRow({ db } as Db, descriptor, 'Id', id);
-  return (await k
-    .updateTable(descriptor.table)
-    .set(set)
-    .where('ID', '=', id)
-    .returning(selection(descriptor))
-    .executeTakeFirst()) as Row | undefined;
+  if (Object.keys(set).length === 0) return findRow(database, descriptor, 'Id', id);
+  const movesCount = descriptor.filters.some((f) => values[f] !== undefined);
+  return (database.db as unknown as AnyDb).transaction().execute(async (trx) => {
+    // A change of a filter column moves the row from one kept count to another.
+    const before = movesCount ? await findRow({ ...database, db: trx as never }, descriptor, 'Id', id) : undefined;
+    const row = (await trx
+      .updateTable(descriptor.table)
+      .set(set)
+      .where('ID', '=', id)
+      .returning(selection(descriptor))
+      .executeTakeFirst()) as Row | undefined;
+    if (row && before) {
+      await adjustCounts(trx, descriptor, before, -1);
+      await adjustCounts(trx, descriptor, row, 1);
+    }
+    return row;
+  });
 }
 
-export async function deleteRow({ db }: Db, descriptor: ResourceDescriptor, id: number): Promise<boolean> {
-  const k = db as unknown as AnyDb;
-  const result = await k.deleteFrom(descriptor.table).where('ID', '=', id).executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
+/** Rows that go with a deleted row (a video's comments), deleted here so that their counts follow. */
+const CASCADES: Partial<Record<string, { child: ResourceDescriptor; field: string; parentField: string }>> = {
+  video: { child: videoCommentResource, field: 'VdCode', parentField: 'VdCode' },
+};
+
+export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id: number): Promise<boolean> {
+  return (database.db as unknown as AnyDb).transaction().execute(async (trx) => {
+    const existing = (await trx.selectFrom(descriptor.table).select(selection(descriptor)).where('ID', '=', id).executeTakeFirst()) as
+      | Row
+      | undefined;
+    if (!existing) return false;
+    // Children first: the foreign key's own cascade would remove them without their counts.
+    const cascade = CASCADES[descriptor.resource];
+    if (cascade) {
+      const { child, field, parentField } = cascade;
+      // Only the filter columns are read back: a busy video may have many long comments.
+      const removed = (await trx
+        .deleteFrom(child.table)
+        .where(columnOf(child, field), '=', existing[parentField] as string)
+        .returning(child.filters.map((f) => `${columnOf(child, f)} as ${f}`))
+        .execute()) as Row[];
+      await adjustCounts(trx, child, removed, -1);
+    }
+    const result = await trx.deleteFrom(descriptor.table).where('ID', '=', id).executeTakeFirst();
+    if (Number(result.numDeletedRows) === 0) return false;
+    await adjustCounts(trx, descriptor, existing, -1);
+    return true;
+  });
 }
 
 /** Whether any row of the descriptor's table has `field = value` (used by the 409 rules). */
