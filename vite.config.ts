@@ -4,7 +4,7 @@ import react from '@vitejs/plugin-react';
 // The reference server owns these paths; in dev, Vite forwards them so the app keeps one origin
 // (the session cookie is same-origin).
 const SERVER = 'http://127.0.0.1:8080';
-const SERVER_PATHS = ['/Ajax', '/Xcx1', '/Xcx3', '/files', '/upload', '/docs'];
+const SERVER_PATHS = ['/Ajax', '/Xcx1', '/Xcx3', '/files', '/upload-part', '/upload', '/docs'];
 
 export default defineConfig({
   plugins: [react()],

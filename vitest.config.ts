@@ -1,6 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
-// Two projects: fast unit specs next to the code, and API tests over a real server and database.
+// Three projects: fast unit specs next to the code, API tests over a real server and database, and
+// browser tests in Debian's Chromium against the built app.
 export default defineConfig({
   test: {
     projects: [
@@ -23,6 +24,19 @@ export default defineConfig({
           hookTimeout: 60000,
           // Two cores: two test files at a time, each with its own server and database.
           maxWorkers: 2,
+        },
+      },
+      {
+        test: {
+          name: 'browser',
+          sequence: { groupOrder: 2 },
+          include: ['tests/browser/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120000,
+          hookTimeout: 120000,
+          // One Chromium and one server at a time.
+          maxWorkers: 1,
+          fileParallelism: false,
         },
       },
     ],

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The README's test command: every unit and API test on the embedded SQLite (local storage and an
-# S3-protocol server on loopback), then the API suite again on a throwaway PostgreSQL cluster.
+# S3-protocol server on loopback), the browser tests in Debian's Chromium (installed when missing
+# and we are root), then the API suite again on a throwaway PostgreSQL cluster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +12,13 @@ if ! command -v ffmpeg >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/
 fi
 
 echo "== unit and API tests (SQLite)"
-npx vitest run
+npx vitest run --project unit --project api
+
+echo "== browser tests (Chromium, built app)"
+npm run build
+CHROMIUM_PATH="$(scripts/ensure-chromium.sh)"
+export CHROMIUM_PATH
+npx vitest run --project browser
 
 echo "== API tests (PostgreSQL)"
 cluster=$(mktemp -d /tmp/zhishi-pg-XXXXXX)

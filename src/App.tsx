@@ -8,14 +8,6 @@ import { i18nProvider } from './i18n/index';
 import { AppLayout } from './layout/AppLayout';
 import { Dashboard } from './layout/Dashboard';
 import { LoginPage } from './layout/LoginPage';
-import {
-  ArticleCatalogueScreen,
-  ArticleManageScreen,
-  TykjScreen,
-  VideoDetailsScreen,
-  VideoEditScreen,
-  VideoViewScreen,
-} from './layout/Placeholders';
 import { lazyScreen } from './lazyScreen';
 import { PATHS } from './navigation';
 import { authProvider, dataProvider } from './providers';
@@ -25,6 +17,13 @@ const VideoTypeList = lazyScreen(() => import('./resources/videoType/VideoTypeLi
 const UsewebList = lazyScreen(() => import('./resources/useweb/UsewebList'));
 const MemberList = lazyScreen(() => import('./resources/member/MemberList'));
 const ClassifyManage = lazyScreen(() => import('./resources/classify/ClassifyManage'));
+const VideoEditScreen = lazyScreen(() => import('./resources/video/VideoList'));
+const VideoViewScreen = lazyScreen(() => import('./resources/videoView/VideoViewList'));
+const VideoDetailsScreen = lazyScreen(() => import('./resources/videoView/VideoDetails'));
+const ArticleCatalogueScreen = lazyScreen(() => import('./resources/article/ArticleCatalogue'));
+const ArticleManageScreen = lazyScreen(() => import('./resources/article/ArticleManage'));
+const TykjScreen = lazyScreen(() => import('./resources/tykj/TykjView'));
+const TykjManageScreen = lazyScreen(() => import('./resources/tykj/TykjManage'));
 
 /** A screen behind its module's view permission: a deep link without it shows 无权限. */
 function guarded(module: ScreenModule, Screen: ComponentType): ComponentType {
@@ -47,6 +46,7 @@ const VideoDetailsPage = guarded('videoView', VideoDetailsScreen);
 const CataloguePage = guarded('article', ArticleCatalogueScreen);
 const ArticleManagePage = guarded('article', ArticleManageScreen);
 const TykjPage = guarded('tykj', TykjScreen);
+const TykjManagePage = guarded('tykj', TykjManageScreen);
 const ArticleClassifyPage = guarded('classify', () => <ClassifyManage service="article" />);
 const TykjClassifyPage = guarded('classify', () => <ClassifyManage service="tykj" />);
 
@@ -78,6 +78,7 @@ function AdminApp() {
         <Route path={PATHS.articleClassify} element={<ArticleClassifyPage />} />
         <Route path={`${PATHS.articleClassify}/:type`} element={<ArticleClassifyPage />} />
         <Route path={PATHS.tykj} element={<TykjPage />} />
+        <Route path={PATHS.tykjManage} element={<TykjManagePage />} />
         <Route path={PATHS.tykjClassify} element={<TykjClassifyPage />} />
       </CustomRoutes>
     </Admin>

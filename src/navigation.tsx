@@ -51,6 +51,7 @@ export const PATHS = {
   articleClassify: '/Knowledge/Article/ClassifyManage',
   tykj: '/Knowledge/TYKJ',
   tykjClassify: '/Knowledge/TYKJ/ClassifyManage',
+  tykjManage: '/Knowledge/TYKJ/Manage',
   useweb: '/useweb',
   member: '/member',
 } as const;
@@ -83,7 +84,13 @@ export const MENU: ScreenGroup[] = [
       },
     ],
   },
-  { label: '统一口径', items: [{ label: '统一口径', to: PATHS.tykj, module: 'tykj', icon: QuestionAnswerIcon }] },
+  {
+    label: '统一口径',
+    items: [
+      { label: '统一口径', to: PATHS.tykj, module: 'tykj', icon: QuestionAnswerIcon },
+      { label: '统一口径管理', to: PATHS.tykjManage, module: 'tykj', icon: FolderOpenIcon },
+    ],
+  },
   { label: '常用网站', items: [{ label: '常用网站管理', to: PATHS.useweb, module: 'useweb', icon: LanguageIcon }] },
   { label: '系统管理', items: [{ label: '成员管理', to: PATHS.member, module: 'admin', icon: PeopleIcon }] },
 ];

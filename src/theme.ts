@@ -1,8 +1,13 @@
 import { zhCN } from '@mui/material/locale';
 import { defaultTheme, type RaThemeOptions } from 'react-admin';
 
-/** react-admin's theme with MUI's Chinese texts (pagination, autocomplete, alerts…). */
+/**
+ * react-admin's theme with MUI's Chinese texts (pagination, autocomplete, alerts…), and darker
+ * blues: the defaults give white on the app bar 3.1:1 and blue text on the page 4.4:1, under the
+ * 4.5:1 that WCAG AA (and axe) ask for; these give 5.5:1 and more.
+ */
 export const theme: RaThemeOptions = {
   ...defaultTheme,
+  palette: { ...defaultTheme.palette, primary: { main: '#1565c0' }, secondary: { main: '#0d47a1' } },
   components: { ...defaultTheme.components, ...zhCN.components },
 };

@@ -9,6 +9,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config';
 import { ensureAdmin, uploadSecret } from './bootstrap';
 import { purgeExpiredSessions } from './auth/members';
+import { unauthorized } from './errors';
 import { loadDemoData } from './demoData';
 import databasePlugin from './plugins/database';
 import errorsPlugin from './plugins/errors';
@@ -58,6 +59,14 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  // Log-in comes before body validation: an anonymous caller gets 401, never a schema error.
+  const PUBLIC_CALLS = new Set(['/Ajax/Login', '/Ajax/Logout']);
+  app.addHook('preValidation', async (request) => {
+    const path = request.url.split('?')[0] ?? '';
+    if (!/^\/(Ajax|Xcx1|Xcx3)\//.test(path) || PUBLIC_CALLS.has(path)) return;
+    if (!(await request.currentMember())) throw unauthorized();
+  });
 
   await app.register(routes);
 

@@ -44,16 +44,23 @@ export function DeleteWithConfirm({ resource, record, label = '删除' }: { reso
       <Button label={label} color="error" onClick={() => setOpen(true)}>
         <DeleteIcon />
       </Button>
-      <Confirm
-        isOpen={open}
-        loading={isPending}
-        title={DELETE_TITLE}
-        content={DELETE_QUESTION}
-        confirm="确定"
-        cancel="取消"
-        onConfirm={confirm}
-        onClose={() => setOpen(false)}
-      />
+      <DeleteConfirm open={open} loading={isPending} onConfirm={confirm} onClose={() => setOpen(false)} />
     </>
+  );
+}
+
+/** The confirmation of SPEC.md 8 before any delete: 提示, the question, 确定 / 取消. */
+export function DeleteConfirm({ open, loading, onConfirm, onClose }: { open: boolean; loading: boolean; onConfirm: () => void; onClose: () => void }) {
+  return (
+    <Confirm
+      isOpen={open}
+      loading={loading}
+      title={DELETE_TITLE}
+      content={DELETE_QUESTION}
+      confirm="确定"
+      cancel="取消"
+      onConfirm={onConfirm}
+      onClose={onClose}
+    />
   );
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import { Box, Pagination, Typography } from '@mui/material';
 import { useListPaginationContext } from 'react-admin';
 
@@ -12,9 +13,10 @@ export function pageAriaLabel(type: string, page: number | null, selected: boole
 
 /**
  * The legacy pager: total, previous, page numbers, next. MUI's Pagination in react-admin's
- * pagination slot, so the list controller keeps the page across refreshes.
+ * pagination slot, so the list controller keeps the page across refreshes. `children` go between
+ * the total and the page numbers (the viewer's page-size selector).
  */
-export function ZhPagination() {
+export function ZhPagination({ children }: { children?: ReactNode }) {
   const { page, perPage, total, setPage, isPending } = useListPaginationContext();
   if (isPending || total === undefined) return null;
   const count = Math.max(1, Math.ceil(total / perPage));
@@ -22,11 +24,12 @@ export function ZhPagination() {
     <Box
       component="nav"
       aria-label="分页"
-      sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 2, px: 2, py: 1 }}
+      sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', flexWrap: 'wrap', gap: 2, px: 2, py: 1 }}
     >
       <Typography variant="body2" color="text.secondary">
         共 {total} 条
       </Typography>
+      {children}
       <Pagination
         count={count}
         page={Math.min(page, count)}

@@ -102,6 +102,34 @@ function send(signed: SignedUpload, file: File, onProgress: (loaded: number) => 
   return { done, abort: () => xhr.abort() };
 }
 
+/** The app-wide slot held by an upload that sends its bytes itself (the video's multipart upload). */
+export interface UploadSlot {
+  update(progress: UploadProgress): void;
+  release(): void;
+}
+
+/**
+ * Takes the one upload slot for an upload run elsewhere, so that every other upload waits (and
+ * submit buttons stay disabled); throws UploadBusyError while another upload runs.
+ */
+export function claimUploadSlot(initial: UploadProgress, abort: () => void): UploadSlot {
+  if (current) throw new UploadBusyError();
+  let held = true;
+  abortCurrent = abort;
+  publish(initial);
+  return {
+    update(progress) {
+      if (held) publish(progress);
+    },
+    release() {
+      if (!held) return;
+      held = false;
+      abortCurrent = null;
+      publish(null);
+    },
+  };
+}
+
 /**
  * Uploads one file; refuses with UploadBusyError while another upload runs anywhere in the app.
  */

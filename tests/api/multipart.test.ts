@@ -9,11 +9,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, utimes, writeFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify from 'fastify';
+import { storageEnv, type LocalS3 } from '../helpers/s3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../../server/src/config';
 import storagePlugin from '../../server/src/plugins/storage';
@@ -21,11 +20,6 @@ import { LocalStorage } from '../../server/src/storage/local';
 import { mp4Bytes } from '../helpers/bytes';
 import { startServer, type Client, type TestServer } from '../helpers/server';
 
-interface S3rverInstance {
-  run(): Promise<{ address: string; port: number }>;
-  close(): Promise<void>;
-}
-type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 
 /** Small parts keep the tests fast; the server reads UPLOAD_PART_SIZE when it starts. */
 const PART = 64 * 1024;
@@ -66,8 +60,7 @@ const slice = (bytes: Buffer, partSize: number, n: number) => bytes.subarray((n 
 describe.each(['local', 's3'] as const)('multipart uploads on the %s driver', (driver) => {
   let server: TestServer;
   let admin: Client;
-  let s3: S3rverInstance | undefined;
-  let s3Dir: string | undefined;
+  let s3: LocalS3 | undefined;
   const onS3rver = driver === 's3';
 
   const absolute = (url: string) => (url.startsWith('/') ? server.url + url : url);
@@ -108,29 +101,14 @@ describe.each(['local', 's3'] as const)('multipart uploads on the %s driver', (d
   }
 
   beforeAll(async () => {
-    let env: Record<string, string> = {};
-    if (driver === 's3') {
-      s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
-      const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
-      s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Dir, configureBuckets: [{ name: 'media' }] });
-      const { port } = await s3.run();
-      env = {
-        STORAGE: 's3',
-        S3_ENDPOINT: `http://127.0.0.1:${port}`,
-        S3_BUCKET: 'media',
-        S3_REGION: 'us-east-1',
-        S3_ACCESS_KEY_ID: 'S3RVER',
-        S3_SECRET_ACCESS_KEY: 'S3RVER',
-        S3_FORCE_PATH_STYLE: '1',
-      };
-    }
+    s3 = await storageEnv(driver);
+    const env = s3.env;
     server = await startServer({ ...env, UPLOAD_PART_SIZE: String(PART) });
     admin = await server.admin();
   });
   afterAll(async () => {
     await server?.close();
     await s3?.close();
-    if (s3Dir) fs.rmSync(s3Dir, { recursive: true, force: true });
   });
 
   it('uploads a video in three parts and serves the joined file with the same bytes', async () => {

@@ -2,22 +2,15 @@
 // server with ffmpeg after an upload completes (both drivers), so that a grid of video cards never
 // downloads whole videos. Tests that need ffmpeg are skipped where it is missing (Debian: `ffmpeg`).
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { storageEnv, type LocalS3 } from '../helpers/s3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { posterUrlOf } from '../../schemas/poster';
 import type { SignedUpload } from '../../schemas/types';
 import { findFfmpeg, putDemoPoster } from '../../server/src/media/poster';
 import { startServer, type Client, type TestServer } from '../helpers/server';
 
-interface S3rverInstance {
-  run(): Promise<{ address: string; port: number }>;
-  close(): Promise<void>;
-}
-type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 
 const DEMO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../server/demo');
 const hasFfmpeg = findFfmpeg() !== undefined;
@@ -45,36 +38,20 @@ describe('posterUrlOf', () => {
 describe.each(['local', 's3'] as const)('posters on the %s driver', (driver) => {
   let server: TestServer;
   let admin: Client;
-  let s3: S3rverInstance | undefined;
-  let s3Dir: string | undefined;
+  let s3: LocalS3 | undefined;
   let demo: Buffer;
   const absolute = (url: string) => (url.startsWith('/') ? server.url + url : url);
 
   beforeAll(async () => {
     demo = await readFile(path.join(DEMO, 'demo.mp4'));
-    let env: Record<string, string> = {};
-    if (driver === 's3') {
-      s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
-      const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
-      s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Dir, configureBuckets: [{ name: 'media' }] });
-      const { port } = await s3.run();
-      env = {
-        STORAGE: 's3',
-        S3_ENDPOINT: `http://127.0.0.1:${port}`,
-        S3_BUCKET: 'media',
-        S3_REGION: 'us-east-1',
-        S3_ACCESS_KEY_ID: 'S3RVER',
-        S3_SECRET_ACCESS_KEY: 'S3RVER',
-        S3_FORCE_PATH_STYLE: '1',
-      };
-    }
+    s3 = await storageEnv(driver);
+    const env = s3.env;
     server = await startServer({ ...env, UPLOAD_PART_SIZE: String(PART) });
     admin = await server.admin();
   });
   afterAll(async () => {
     await server?.close();
     await s3?.close();
-    if (s3Dir) fs.rmSync(s3Dir, { recursive: true, force: true });
   });
 
   async function expectJpegAt(url: string) {

@@ -1,19 +1,11 @@
 // Uploads through the whole app, on both drivers: SignUpload's permissions and limits, the bytes
 // sent as the browser sends them, and records that may only point at stored files within limits.
-import { createRequire } from 'node:module';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { mp4Bytes, pngBytes } from '../helpers/bytes';
+import { storageEnv, type LocalS3 } from '../helpers/s3rver';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedUpload } from '../../schemas/types';
 import { startServer, type Client, type TestServer } from '../helpers/server';
 
-interface S3rverInstance {
-  run(): Promise<{ address: string; port: number }>;
-  close(): Promise<void>;
-}
-type S3rverClass = new (options: Record<string, unknown>) => S3rverInstance;
 
 const MB = 1024 * 1024;
 
@@ -35,33 +27,17 @@ async function send(baseUrl: string, signed: SignedUpload, bytes: Buffer, cookie
 describe.each(['local', 's3'] as const)('uploads on the %s driver', (driver) => {
   let server: TestServer;
   let admin: Client;
-  let s3: S3rverInstance | undefined;
-  let s3Dir: string | undefined;
+  let s3: LocalS3 | undefined;
 
   beforeAll(async () => {
-    let env: Record<string, string> = {};
-    if (driver === 's3') {
-      s3Dir = fs.mkdtempSync(path.join(os.tmpdir(), 's3rver-'));
-      const S3rver = createRequire(import.meta.url)('s3rver') as S3rverClass;
-      s3 = new S3rver({ port: 0, address: '127.0.0.1', silent: true, directory: s3Dir, configureBuckets: [{ name: 'media' }] });
-      const { port } = await s3.run();
-      env = {
-        STORAGE: 's3',
-        S3_ENDPOINT: `http://127.0.0.1:${port}`,
-        S3_BUCKET: 'media',
-        S3_REGION: 'us-east-1',
-        S3_ACCESS_KEY_ID: 'S3RVER',
-        S3_SECRET_ACCESS_KEY: 'S3RVER',
-        S3_FORCE_PATH_STYLE: '1',
-      };
-    }
+    s3 = await storageEnv(driver);
+    const env = s3.env;
     server = await startServer(env);
     admin = await server.admin();
   });
   afterAll(async () => {
     await server?.close();
     await s3?.close();
-    if (s3Dir) fs.rmSync(s3Dir, { recursive: true, force: true });
   });
 
   it('refuses files over their kind limit, of the wrong type, or SVG, before anything is sent', async () => {

@@ -13,6 +13,7 @@ import { makePoster } from '../media/poster';
 import { requireAnyCode, requireMember } from '../plugins/permissions';
 import { expectedPartSize, partCount, partSizeFor, RejectedUpload } from '../storage/multipart';
 import { prepareUpload, UPLOAD_MODULES } from '../storage/policies';
+import { uploadRequestSchema } from './upload';
 import type { MultipartRef } from '../storage/types';
 import { writeRoute } from './crud';
 
@@ -21,18 +22,6 @@ type UploadRow = Selectable<UploadTable>;
 const NO_UPLOAD = '上传任务不存在或已结束，请重新上传';
 /** Rows older than this are abandoned uploads; signed part URLs live one hour. */
 const STALE_UPLOAD_MS = 24 * 3600 * 1000;
-
-const createBody = {
-  type: 'object',
-  properties: {
-    FileName: { type: 'string', minLength: 1, maxLength: 255 },
-    Size: { type: 'integer', minimum: 1 },
-    ContentType: { type: 'string', maxLength: 200 },
-    Kind: { type: 'string', enum: ['video', 'handout', 'image'] },
-  },
-  required: ['FileName', 'Size', 'Kind'],
-  additionalProperties: false,
-} as const;
 
 const refProperties = {
   Key: { type: 'string', minLength: 1, maxLength: 512 },
@@ -86,7 +75,7 @@ export default async function multipartRoutes(app: FastifyInstance) {
     return { row, ref: { key: row.KEY, uploadId: row.UPLOAD_ID } };
   }
 
-  writeRoute(app, '/Ajax/CreateMultipartUpload', createBody, { tags, summary: '开始分片上传' }, async (request, body) => {
+  writeRoute(app, '/Ajax/CreateMultipartUpload', uploadRequestSchema, { tags, summary: '开始分片上传' }, async (request, body) => {
     const Kind = body.Kind as UploadKind;
     const member = await requireAnyCode(request, UPLOAD_MODULES[Kind], ['1', '3']);
     const prepared = prepareUpload({ FileName: body.FileName, Size: body.Size, ContentType: body.ContentType ?? '', Kind });

@@ -5,7 +5,8 @@ import { ok } from '../http/envelope';
 import { requireAnyCode } from '../plugins/permissions';
 import { prepareUpload, UPLOAD_MODULES } from '../storage/policies';
 
-const signBody = {
+/** What a browser says of the file it wants to upload (SignUpload and CreateMultipartUpload). */
+export const uploadRequestSchema = {
   type: 'object',
   properties: {
     FileName: { type: 'string', minLength: 1, maxLength: 255 },
@@ -18,7 +19,7 @@ const signBody = {
 } as const;
 
 const uploadRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
-  app.post('/Ajax/SignUpload', { schema: { tags: ['上传'], summary: '申请上传', body: signBody } }, async (request) => {
+  app.post('/Ajax/SignUpload', { schema: { tags: ['上传'], summary: '申请上传', body: uploadRequestSchema } }, async (request) => {
     const { FileName, Size, ContentType, Kind } = request.body;
     await requireAnyCode(request, UPLOAD_MODULES[Kind], ['1', '3']);
     const prepared = prepareUpload({ FileName, Size, ContentType: ContentType ?? '', Kind });

@@ -46,26 +46,38 @@ const instructions: ScreenReaderInstructions = {
 function SortRow({ site }: { site: Site }) {
   const { attributes, listeners, setNodeRef, transform, transition, isDragging } = useSortable({ id: site.id });
   return (
+    // The <li> stays a list item; the drag handle (role=button, keyboard) is the element inside it.
     <ListItem
       ref={setNodeRef}
       divider
-      {...attributes}
-      {...listeners}
-      aria-roledescription="可排序的行"
+      disablePadding
       sx={{
         transform: CSS.Transform.toString(transform),
         transition,
-        cursor: 'grab',
         bgcolor: isDragging ? 'action.selected' : 'background.paper',
         position: 'relative',
         zIndex: isDragging ? 1 : 0,
-        '&:focus-visible': { outline: 2, outlineColor: 'primary.main', outlineOffset: -2 },
       }}
     >
-      <ListItemIcon sx={{ minWidth: 36 }}>
-        <DragIndicatorIcon />
-      </ListItemIcon>
-      <ListItemText primary={site.UwName} secondary={site.UwUrl} />
+      <Box
+        {...attributes}
+        {...listeners}
+        aria-roledescription="可排序的行"
+        sx={{
+          display: 'flex',
+          alignItems: 'center',
+          width: '100%',
+          px: 2,
+          py: 1,
+          cursor: 'grab',
+          '&:focus-visible': { outline: 2, outlineColor: 'primary.main', outlineOffset: -2 },
+        }}
+      >
+        <ListItemIcon sx={{ minWidth: 36 }}>
+          <DragIndicatorIcon />
+        </ListItemIcon>
+        <ListItemText primary={site.UwName} secondary={site.UwUrl} />
+      </Box>
     </ListItem>
   );
 }

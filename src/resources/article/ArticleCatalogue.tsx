@@ -1,0 +1,92 @@
+import { useCallback, useState } from 'react';
+import { Box, Paper } from '@mui/material';
+import { ListBase, Title } from 'react-admin';
+import { useSearchParams } from 'react-router-dom';
+import { articleResource } from '../../../schemas/standardArticle';
+import { ROOT_CODE } from '../../../schemas/standardClassify';
+import { CategoryTree } from '../../components/tree/CategoryTree';
+import { useCategoryTree } from '../../components/tree/useCategoryTree';
+import { ARTICLE_TYPES, toPageType } from '../../navigation';
+import { catalogueColumns, catalogueSearchChoices, readPageSize, savePageSize } from './articleRules';
+import { ArticleTable, ViewButton } from './ArticleTable';
+import { useArticleView } from './ArticleView';
+import { CataloguePagination } from './CataloguePagination';
+import { PANE_HEIGHT } from './layout';
+import { SearchBar, type AppliedSearch } from './SearchBar';
+
+function Catalogue({ type }: { type: number }) {
+  const [params, setParams] = useSearchParams();
+  const code = params.get('ScCode') || ROOT_CODE;
+  const { tree, isPending, error } = useCategoryTree('classify', type);
+  const [search, setSearch] = useState<AppliedSearch | null>(null);
+  // The remembered size is read once; later changes are kept both here and in the cookie.
+  const [perPage, setPerPage] = useState(readPageSize);
+  const { view, dialogs } = useArticleView(articleResource.resource);
+
+  // The selection lives in the query (ScCode), so that the page can be linked and reloaded as is.
+  const select = useCallback(
+    (next: string) =>
+      setParams(
+        (prev) => {
+          const query = new URLSearchParams(prev);
+          if (next === ROOT_CODE) query.delete('ScCode');
+          else query.set('ScCode', next);
+          return query;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+
+  const filter = { ScCode: code, type, ...(search ? { [search.field]: search.value } : {}) };
+  return (
+    <Box sx={{ display: 'flex', gap: 2, height: PANE_HEIGHT, minHeight: 420, mt: 1 }}>
+      <Box sx={{ width: 280, flexShrink: 0, minHeight: 0 }}>
+        <CategoryTree title="文章分类" root={tree?.root} selected={code} onSelect={select} isPending={isPending} error={error} />
+      </Box>
+      <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+        <Box sx={{ p: 1.5, borderBottom: 1, borderColor: 'divider' }}>
+          <SearchBar choices={catalogueSearchChoices(type)} onSearch={setSearch} onReset={() => setSearch(null)} />
+        </Box>
+        <ListBase
+          // Another category or search starts on page 1.
+          key={`${code}|${search?.field ?? ''}|${search?.value ?? ''}`}
+          resource={articleResource.resource}
+          filter={filter}
+          perPage={perPage}
+          disableSyncWithLocation
+          storeKey={false}
+        >
+          <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
+            <ArticleTable
+              descriptor={articleResource}
+              columns={catalogueColumns(type)}
+              actions={(record) => <ViewButton onClick={() => view(record)} />}
+            />
+          </Box>
+          <CataloguePagination
+            onPerPageChange={(size) => {
+              savePageSize(size);
+              setPerPage(size);
+            }}
+          />
+        </ListBase>
+      </Paper>
+      {dialogs}
+    </Box>
+  );
+}
+
+/** 标准图集 / 法律法规 / 造价刊物 / 公司通用文档 (SPEC.md 2.7), by the query `type`. */
+export default function ArticleCatalogue() {
+  const [params] = useSearchParams();
+  const type = toPageType(params.get('type'));
+  const title = ARTICLE_TYPES[type] ?? '文章目录';
+  return (
+    <>
+      <Title title={title} />
+      {/* Another document type is another page: its own tree, search and pages. */}
+      <Catalogue key={type} type={type} />
+    </>
+  );
+}

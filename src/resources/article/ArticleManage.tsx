@@ -1,0 +1,131 @@
+import { useState } from 'react';
+import AddIcon from '@mui/icons-material/Add';
+import EditIcon from '@mui/icons-material/Edit';
+import { Box, Paper, Tab, Tabs, Typography } from '@mui/material';
+import { Button, ListBase, Title, type RaRecord } from 'react-admin';
+import { Link, useLocation, useSearchParams } from 'react-router-dom';
+import { articleResource, tykjArticleResource } from '../../../schemas/standardArticle';
+import { ROOT_CODE } from '../../../schemas/standardClassify';
+import { useAccess } from '../../access/useMember';
+import { DeleteWithConfirm } from '../../components/DeleteWithConfirm';
+import { DialogForm } from '../../components/DialogForm';
+import { CategoryTree } from '../../components/tree/CategoryTree';
+import { useCategoryTree } from '../../components/tree/useCategoryTree';
+import { ZhPagination } from '../../components/ZhPagination';
+import { ARTICLE_TYPES, PATHS, toPageType } from '../../navigation';
+import { PANE_HEIGHT, SELECTED_TAB_SX } from './layout';
+import { ArticleInputs, TykjInputs } from './ArticleInputs';
+import { defaultSaType, manageColumns, prepareArticle } from './articleRules';
+import { ArticleTable, ViewButton } from './ArticleTable';
+import { useArticleView } from './ArticleView';
+
+export type ArticleService = 'article' | 'tykj';
+
+/** Document types of the management page (the 统一口径 articles have their own page). */
+function TypeTabs({ type }: { type: number }) {
+  return (
+    <Tabs value={String(type)} variant="scrollable" aria-label="文档类型" sx={SELECTED_TAB_SX}>
+      {ARTICLE_TYPES.map((label, i) => (
+        <Tab key={label} label={label} value={String(i)} component={Link} to={`${PATHS.articleManage}?type=${i}`} />
+      ))}
+    </Tabs>
+  );
+}
+
+type Row = RaRecord & Record<string, unknown>;
+
+function Manage({ service, type }: { service: ArticleService; type: number }) {
+  const descriptor = service === 'tykj' ? tykjArticleResource : articleResource;
+  const { tree, isPending, error } = useCategoryTree(service === 'tykj' ? 'tykjClassify' : 'classify', type);
+  // The first root node (全部) is selected on load.
+  const [selected, setSelected] = useState<string>(ROOT_CODE);
+  const [editing, setEditing] = useState<Row | 'new' | null>(null);
+  const can = useAccess(descriptor.resource);
+  const { view, dialogs } = useArticleView(descriptor.resource);
+
+  const selectedName = tree?.byCode.get(selected)?.name ?? '';
+  const canAdd = selected !== ROOT_CODE && can('create');
+
+  return (
+    <Box sx={{ display: 'flex', gap: 2, height: PANE_HEIGHT, minHeight: 420, mt: 1 }}>
+      <Box sx={{ width: 280, flexShrink: 0, minHeight: 0 }}>
+        <CategoryTree title="文章分类" root={tree?.root} selected={selected} onSelect={setSelected} isPending={isPending} error={error} />
+      </Box>
+      <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 2, px: 2, py: 1, minHeight: 52, borderBottom: 1, borderColor: 'divider' }}>
+          <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, flex: 1 }} aria-live="polite">
+            {selectedName}
+          </Typography>
+          {canAdd && (
+            <Button label="新增文件" variant="contained" onClick={() => setEditing('new')}>
+              <AddIcon />
+            </Button>
+          )}
+        </Box>
+        <ListBase
+          // Selecting another category reloads the table from its first page.
+          key={`${type}|${selected}`}
+          resource={descriptor.resource}
+          filter={{ ScCode: selected, type }}
+          perPage={descriptor.pageSize}
+          disableSyncWithLocation
+          storeKey={false}
+        >
+          <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
+            <ArticleTable
+              descriptor={descriptor}
+              columns={manageColumns()}
+              actions={(record) => (
+                <>
+                  {can('show', record) && <ViewButton onClick={() => view(record)} />}
+                  {can('edit', record) && (
+                    <Button label="编辑" onClick={() => setEditing(record)}>
+                      <EditIcon />
+                    </Button>
+                  )}
+                  {can('delete', record) && <DeleteWithConfirm resource={descriptor.resource} record={record} />}
+                </>
+              )}
+            />
+          </Box>
+          <ZhPagination />
+        </ListBase>
+      </Paper>
+      {dialogs}
+      {editing && (
+        <DialogForm
+          descriptor={descriptor}
+          record={editing === 'new' ? undefined : editing}
+          onClose={() => setEditing(null)}
+          inputs={service === 'tykj' ? <TykjInputs descriptor={descriptor} /> : <ArticleInputs descriptor={descriptor} type={type} />}
+          // A new article belongs to the selected category; an edited one keeps its own.
+          createDefaults={{ ScCode: selected, SaType: service === 'tykj' ? 1 : defaultSaType(type), IsCommon: 0 }}
+          transform={prepareArticle}
+        />
+      )}
+    </Box>
+  );
+}
+
+/**
+ * 文章目录管理 (SPEC.md 2.8) and the 统一口径 articles' management: the tree, the selected
+ * category's articles (15 a page), 新增文件 under a category, the 900px 文章目录详情 dialog.
+ */
+export function ArticleManageScreen({ service }: { service: ArticleService }) {
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const type = toPageType(params.get('type'));
+  const title = service === 'tykj' ? '统一口径管理' : `文章目录管理 - ${ARTICLE_TYPES[type] ?? `类型 ${type}`}`;
+  return (
+    <Box>
+      <Title title={title} />
+      {service === 'article' && <TypeTabs type={type} />}
+      {/* A route change (even the same menu item again) resets the selection and reloads the tree. */}
+      <Manage key={location.key} service={service} type={type} />
+    </Box>
+  );
+}
+
+export default function ArticleManage() {
+  return <ArticleManageScreen service="article" />;
+}

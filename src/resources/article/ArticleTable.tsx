@@ -1,0 +1,49 @@
+import type { ReactNode } from 'react';
+import VisibilityIcon from '@mui/icons-material/Visibility';
+import { Box } from '@mui/material';
+import { Button, DataTable, useListContext, type RaRecord } from 'react-admin';
+import type { ListColumn, ResourceDescriptor } from '../../../schemas/descriptor';
+import { ListEmpty, ListLoading } from '../../components/ListStates';
+import { fieldTitle } from '../../components/schemaFields';
+import { renderCell } from '../../components/SchemaList';
+
+type Row = RaRecord & Record<string, unknown>;
+
+/** The articles of the list context, with the given columns and an 操作 column. */
+export function ArticleTable({
+  descriptor,
+  columns,
+  actions,
+}: {
+  descriptor: ResourceDescriptor;
+  columns: readonly ListColumn[];
+  actions: (record: Row) => ReactNode;
+}) {
+  const { isPending } = useListContext();
+  if (isPending) return <ListLoading />;
+  return (
+    <DataTable bulkActionButtons={false} rowClick={false} empty={<ListEmpty />}>
+      {columns.map((column) => (
+        <DataTable.Col
+          key={column.field}
+          source={column.field}
+          label={column.label ?? fieldTitle(descriptor, column.field)}
+          disableSort
+          render={(record: Row) => renderCell(descriptor, column, record)}
+        />
+      ))}
+      <DataTable.Col
+        label="操作"
+        render={(record: Row) => <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>{actions(record)}</Box>}
+      />
+    </DataTable>
+  );
+}
+
+export function ViewButton({ onClick }: { onClick: () => void }) {
+  return (
+    <Button label="查看" onClick={onClick}>
+      <VisibilityIcon />
+    </Button>
+  );
+}

@@ -1,0 +1,88 @@
+import { useState, type FormEvent } from 'react';
+import RestartAltIcon from '@mui/icons-material/RestartAlt';
+import SearchIcon from '@mui/icons-material/Search';
+import { Box, Button, MenuItem, TextField } from '@mui/material';
+import { useNotify } from 'react-admin';
+import { EMPTY_SEARCH_MESSAGE, searchText, type SearchChoice } from './articleRules';
+
+export interface AppliedSearch {
+  field: string;
+  value: string;
+}
+
+/**
+ * A field selector, the text, 搜索 and 重置 (SPEC.md 2.6, 2.7, 5). An empty text says
+ * 请输入搜索内容 and sends nothing.
+ */
+export function SearchBar({
+  choices,
+  onSearch,
+  onReset,
+}: {
+  choices: readonly SearchChoice[];
+  onSearch: (search: AppliedSearch) => void;
+  onReset: () => void;
+}) {
+  const notify = useNotify();
+  const first = choices[0]?.field ?? 'SaName';
+  const [field, setField] = useState(first);
+  const [value, setValue] = useState('');
+  // A choice that left (another page type) falls back to the first one.
+  const current = choices.some((c) => c.field === field) ? field : first;
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    const text = searchText(value);
+    if (text === null) {
+      notify(EMPTY_SEARCH_MESSAGE, { type: 'warning' });
+      return;
+    }
+    onSearch({ field: current, value: text });
+  };
+
+  const reset = () => {
+    setField(first);
+    setValue('');
+    onReset();
+  };
+
+  return (
+    <Box component="form" role="search" onSubmit={submit} sx={{ display: 'flex', flexWrap: 'wrap', gap: 1, alignItems: 'center' }}>
+      <TextField
+        select
+        size="small"
+        variant="outlined"
+        fullWidth={false}
+        margin="none"
+        label="搜索字段"
+        value={current}
+        onChange={(event) => setField(event.target.value)}
+        sx={{ width: 130 }}
+      >
+        {choices.map((choice) => (
+          <MenuItem key={choice.field} value={choice.field}>
+            {choice.label}
+          </MenuItem>
+        ))}
+      </TextField>
+      <TextField
+        size="small"
+        variant="outlined"
+        fullWidth={false}
+        margin="none"
+        label="搜索内容"
+        placeholder={EMPTY_SEARCH_MESSAGE}
+        value={value}
+        onChange={(event) => setValue(event.target.value)}
+        slotProps={{ htmlInput: { maxLength: 200 } }}
+        sx={{ width: 280, maxWidth: '100%' }}
+      />
+      <Button type="submit" variant="contained" startIcon={<SearchIcon />}>
+        搜索
+      </Button>
+      <Button type="button" variant="outlined" startIcon={<RestartAltIcon />} onClick={reset}>
+        重置
+      </Button>
+    </Box>
+  );
+}

@@ -1,0 +1,161 @@
+// The pure rules of the article screens (SPEC.md 2.7, 2.8, 3, 4, 9): which columns and search
+// fields a document type shows, the remembered page size, what 查看 does, which form fields show.
+import Cookies from 'js-cookie';
+import type { ListColumn } from '../../../schemas/descriptor';
+import { FILE_URL_PATTERN } from '../../../schemas/fields';
+import { parseFileList } from '../../../schemas/fileList';
+import { articleResource, tykjArticleResource } from '../../../schemas/standardArticle';
+import type { FileEntry } from '../../../schemas/types';
+import { fieldTitle } from '../../components/schemaFields';
+
+/** Code-name (文号) shows on 法律法规 only. */
+export const showsCodeName = (type: number) => type === 1;
+/** The pinned flag (是否置顶) shows on 标准图集 and 造价刊物. */
+export const showsPinned = (type: number) => type === 0 || type === 2;
+
+function column(field: string): ListColumn {
+  const found = articleResource.listColumns.find((c) => c.field === field);
+  if (!found) throw new Error(`articleResource has no list column ${field}`);
+  return found;
+}
+
+/** Viewer columns of a document type, before 查看: name, 文号 (1), 是否置顶 (0, 2), 发布时间. */
+export function catalogueColumns(type: number): ListColumn[] {
+  return [
+    column('SaName'),
+    ...(showsCodeName(type) ? [column('SaCodeName')] : []),
+    ...(showsPinned(type) ? [column('IsCommon')] : []),
+    column('PublishTime'),
+  ];
+}
+
+/** Management columns before 查看 / 编辑 / 删除: 排序, 文章名称. */
+export function manageColumns(): ListColumn[] {
+  return [column('SaSort'), column('SaName')];
+}
+
+export interface SearchChoice {
+  field: string;
+  label: string;
+}
+
+/** Search by 文章名称; 法律法规 also by 文号. */
+export function catalogueSearchChoices(type: number): SearchChoice[] {
+  const choices = [{ field: 'SaName', label: fieldTitle(articleResource, 'SaName') }];
+  if (showsCodeName(type)) choices.push({ field: 'SaCodeName', label: fieldTitle(articleResource, 'SaCodeName') });
+  return choices;
+}
+
+/** 统一口径: the selector's only choice is 文章名称. */
+export const TYKJ_SEARCH_CHOICES: SearchChoice[] = [{ field: 'SaName', label: fieldTitle(tykjArticleResource, 'SaName') }];
+
+export const EMPTY_SEARCH_MESSAGE = '请输入搜索内容';
+
+/** The search text to send, or null when it is empty (nothing is sent: 请输入搜索内容). */
+export function searchText(value: string): string | null {
+  const text = value.trim();
+  return text === '' ? null : text;
+}
+
+// ---- page size of the viewer (SPEC.md 9) ----
+
+export const PAGE_SIZES = [8, 10, 12, 15, 20, 50] as const;
+export const DEFAULT_PAGE_SIZE = 12;
+/** Prefixed with the project's name (package.json "name"). */
+export const PAGE_SIZE_COOKIE = 'zhishi-admin-article-page-size';
+export const PAGE_SIZE_COOKIE_OPTIONS = { expires: 365, path: '/', sameSite: 'lax' } as const;
+
+/** A page size among the choices, else the default. */
+export function toPageSize(value: unknown): number {
+  const n = typeof value === 'number' ? value : Number(value);
+  return (PAGE_SIZES as readonly number[]).includes(n) ? n : DEFAULT_PAGE_SIZE;
+}
+
+export function readPageSize(): number {
+  return toPageSize(Cookies.get(PAGE_SIZE_COOKIE));
+}
+
+export function savePageSize(size: number): void {
+  Cookies.set(PAGE_SIZE_COOKIE, String(toPageSize(size)), PAGE_SIZE_COOKIE_OPTIONS);
+}
+
+// ---- 查看 (SPEC.md 4) ----
+
+export type ViewAction =
+  | { kind: 'download'; file: FileEntry }
+  | { kind: 'files'; files: FileEntry[] }
+  | { kind: 'preview' }
+  | { kind: 'none' };
+
+/**
+ * What 查看 does: an uploaded article (SaType 0) downloads its only file directly or lists its
+ * files (文件下载); an edited article (SaType 1) opens the 预览 dialog. Malformed lists read as empty.
+ */
+export function viewActionOf(article: { SaType?: unknown; SaPdfUrl?: unknown }): ViewAction {
+  if (Number(article.SaType) === 1) return { kind: 'preview' };
+  const files = parseFileList(article.SaPdfUrl);
+  if (files.length === 1) return { kind: 'download', file: files[0] as FileEntry };
+  if (files.length > 1) return { kind: 'files', files };
+  return { kind: 'none' };
+}
+
+const FILE_URL = new RegExp(FILE_URL_PATTERN);
+
+/**
+ * Downloads a stored file: a link with `download` (a file of this server saves under its name; a
+ * file of another site opens in a new window, as the browser ignores `download` across origins).
+ * Only http(s) and /files/ URLs are followed.
+ */
+export function downloadFile(file: FileEntry, doc: Document = document): boolean {
+  if (!FILE_URL.test(file.url)) return false;
+  const link = doc.createElement('a');
+  link.href = file.url;
+  link.download = file.name;
+  link.target = '_blank';
+  link.rel = 'noopener noreferrer';
+  link.style.display = 'none';
+  doc.body.appendChild(link);
+  link.click();
+  link.remove();
+  return true;
+}
+
+// ---- the 文章目录详情 form (SPEC.md 3) ----
+
+/** SaType: 0 file upload (文件上传), 1 edited article (在线编辑). */
+export const CONTENT_TYPES = [
+  { id: 0, name: '文件上传' },
+  { id: 1, name: '在线编辑' },
+] as const;
+
+/** A new article on 法律法规 starts as an edited article. */
+export const defaultSaType = (type: number) => (type === 1 ? 1 : 0);
+
+/** Form fields of a document article, in order, for a page type and content type. */
+export function articleFormFields(type: number, saType: number): string[] {
+  return [
+    'SaType',
+    'SaName',
+    ...(showsCodeName(type) ? ['SaCodeName'] : []),
+    'SaSort',
+    'PublishTime',
+    ...(showsPinned(type) ? ['IsCommon'] : []),
+    saType === 1 ? 'SaPdfContent' : 'SaPdfUrl',
+  ];
+}
+
+/** Form fields of a unified answer. */
+export const TYKJ_FORM_FIELDS = ['SaName', 'SaSort', 'PublishTime', 'SaProblem', 'SaAnswer'] as const;
+
+/** Last touch before sending: SaSort as a number; an empty date is left to the server (today on add). */
+export function prepareArticle(data: Record<string, unknown>): Record<string, unknown> {
+  const out = { ...data };
+  const sort = Number(out.SaSort);
+  out.SaSort = Number.isFinite(sort) ? Math.trunc(sort) : 0;
+  if (out.PublishTime === null || out.PublishTime === '') delete out.PublishTime;
+  if (out.SaType !== undefined) out.SaType = Number(out.SaType) === 1 ? 1 : 0;
+  for (const field of ['SaCodeName', 'SaPdfContent', 'SaProblem', 'SaAnswer']) {
+    if (out[field] === null) out[field] = '';
+  }
+  return out;
+}

@@ -1,0 +1,164 @@
+import { useCallback, useEffect, useMemo, useState } from 'react';
+import { Alert, Box, Divider, List, ListItem, ListItemButton, ListItemText, Paper, Tab, Tabs, Typography } from '@mui/material';
+import { ListBase, Title, useGetOne, useListContext, type RaRecord } from 'react-admin';
+import { useSearchParams } from 'react-router-dom';
+import { tykjArticleResource } from '../../../schemas/standardArticle';
+import { ROOT_CODE } from '../../../schemas/standardClassify';
+import { ListEmpty, ListLoading } from '../../components/ListStates';
+import { RichTextView } from '../../components/RichTextView';
+import { pathTo } from '../../components/tree/buildTree';
+import { useCategoryTree } from '../../components/tree/useCategoryTree';
+import { ZhPagination } from '../../components/ZhPagination';
+import { toPageType } from '../../navigation';
+import { PANE_HEIGHT, SELECTED_TAB_SX } from '../article/layout';
+import { TYKJ_SEARCH_CHOICES } from '../article/articleRules';
+import { SearchBar, type AppliedSearch } from '../article/SearchBar';
+
+type Row = RaRecord & Record<string, unknown>;
+
+/** The articles of the list context; the first one is chosen when the choice is not among them. */
+function ArticleList({ selected, onSelect }: { selected: Row | null; onSelect: (row: Row | null) => void }) {
+  const { data, isPending } = useListContext<Row>();
+  useEffect(() => {
+    if (isPending || !data) return;
+    if (data.length === 0) {
+      if (selected) onSelect(null);
+    } else if (!selected || !data.some((row) => row.id === selected.id)) {
+      onSelect(data[0] ?? null);
+    }
+  }, [data, isPending, selected, onSelect]);
+
+  if (isPending) return <ListLoading />;
+  if (!data || data.length === 0) return <ListEmpty />;
+  return (
+    <List dense aria-label="文章列表" sx={{ py: 0 }}>
+      {data.map((row) => (
+        <ListItem key={row.id} disablePadding sx={{ borderBottom: 1, borderColor: 'divider' }}>
+          <ListItemButton selected={row.id === selected?.id} onClick={() => onSelect(row)}>
+            <ListItemText primary={String(row.SaName ?? '')} slotProps={{ primary: { sx: { wordBreak: 'break-all' } } }} />
+          </ListItemButton>
+        </ListItem>
+      ))}
+    </List>
+  );
+}
+
+/** The right pane: the article's name, 问题 and 统一回答 from GetStandardArticleInfoInAdmin. */
+function Answer({ row }: { row: Row | null }) {
+  const { data, isPending, error } = useGetOne<Row>(
+    tykjArticleResource.resource,
+    { id: row?.id ?? 0, meta: { code: row?.SaCode } },
+    { enabled: row !== null },
+  );
+  if (row === null) return <ListEmpty text="请选择文章" />;
+  if (error) return <Alert severity="error">{error instanceof Error ? error.message : '加载失败'}</Alert>;
+  if (isPending || !data) return <ListLoading />;
+  return (
+    <Box component="article" aria-labelledby="tykj-article-title">
+      <Typography id="tykj-article-title" component="h2" variant="h6" sx={{ mb: 1 }}>
+        {String(data.SaName ?? '')}
+      </Typography>
+      <Divider sx={{ mb: 2 }} />
+      <Box component="section" aria-labelledby="tykj-problem" sx={{ mb: 3 }}>
+        <Typography id="tykj-problem" component="h3" variant="subtitle1" sx={{ fontWeight: 600, color: 'primary.main', mb: 1 }}>
+          问题
+        </Typography>
+        <RichTextView html={typeof data.SaProblem === 'string' ? data.SaProblem : ''} />
+      </Box>
+      <Box component="section" aria-labelledby="tykj-answer">
+        <Typography id="tykj-answer" component="h3" variant="subtitle1" sx={{ fontWeight: 600, color: 'success.main', mb: 1 }}>
+          统一回答
+        </Typography>
+        <RichTextView html={typeof data.SaAnswer === 'string' ? data.SaAnswer : ''} />
+      </Box>
+    </Box>
+  );
+}
+
+function Tykj({ type }: { type: number }) {
+  const [params, setParams] = useSearchParams();
+  const { tree, isPending, error } = useCategoryTree('tykjClassify', type);
+  const [search, setSearch] = useState<AppliedSearch | null>(null);
+  const [selected, setSelected] = useState<Row | null>(null);
+
+  const tabs = useMemo(() => tree?.root.children ?? [], [tree]);
+  // The query ScCode picks the category (a sub-category lights up its top-level tab); default the first tab.
+  const queryCode = params.get('ScCode') ?? '';
+  const known = tree !== undefined && queryCode !== '' && queryCode !== ROOT_CODE && tree.byCode.has(queryCode);
+  const code = known ? queryCode : (tabs[0]?.id ?? null);
+  const tab = code === null || !tree ? false : (pathTo(tree, code)[0] ?? false);
+
+  const choose = useCallback(
+    (next: string) =>
+      setParams(
+        (prev) => {
+          const query = new URLSearchParams(prev);
+          query.set('ScCode', next);
+          return query;
+        },
+        { replace: true },
+      ),
+    [setParams],
+  );
+
+  return (
+    <Box sx={{ mt: 1, height: PANE_HEIGHT, minHeight: 480, display: 'flex', flexDirection: 'column' }}>
+      <Paper variant="outlined" sx={{ p: 1.5, mb: 1, flexShrink: 0 }}>
+        <SearchBar choices={TYKJ_SEARCH_CHOICES} onSearch={setSearch} onReset={() => setSearch(null)} />
+      </Paper>
+      {error ? (
+        <Alert severity="error">分类加载失败</Alert>
+      ) : isPending ? (
+        <ListLoading />
+      ) : tabs.length === 0 ? (
+        <ListEmpty text="暂无分类" />
+      ) : (
+        <>
+          <Tabs
+            value={tab}
+            onChange={(_event, value: string) => choose(value)}
+            variant="scrollable"
+            aria-label="统一口径分类"
+            sx={{ ...SELECTED_TAB_SX, mb: 1, flexShrink: 0 }}
+          >
+            {tabs.map((node) => (
+              <Tab key={node.id} value={node.id} label={node.name} />
+            ))}
+          </Tabs>
+          <Box sx={{ display: 'flex', gap: 2, flex: 1, minHeight: 0 }}>
+            <Paper variant="outlined" sx={{ width: 320, flexShrink: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+              <ListBase
+                key={`${code ?? ''}|${search?.value ?? ''}`}
+                resource={tykjArticleResource.resource}
+                filter={{ ScCode: code, type, ...(search ? { [search.field]: search.value } : {}) }}
+                perPage={tykjArticleResource.pageSize}
+                disableSyncWithLocation
+                storeKey={false}
+              >
+                <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
+                  <ArticleList selected={selected} onSelect={setSelected} />
+                </Box>
+                <ZhPagination />
+              </ListBase>
+            </Paper>
+            <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, p: 3, overflow: 'auto' }}>
+              <Answer row={selected} />
+            </Paper>
+          </Box>
+        </>
+      )}
+    </Box>
+  );
+}
+
+/** 统一口径 (SPEC.md 2.6), with its query ScCode (and the page `type`, default 0). */
+export default function TykjView() {
+  const [params] = useSearchParams();
+  const type = toPageType(params.get('type'));
+  return (
+    <>
+      <Title title="统一口径" />
+      <Tykj key={type} type={type} />
+    </>
+  );
+}

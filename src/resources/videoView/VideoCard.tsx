@@ -1,0 +1,79 @@
+import { useState } from 'react';
+import AttachFileIcon from '@mui/icons-material/AttachFile';
+import PlayCircleOutlineIcon from '@mui/icons-material/PlayCircleOutline';
+import ThumbUpOutlinedIcon from '@mui/icons-material/ThumbUpOutlined';
+import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
+import { Box, Button, Card, CardActionArea, CardActions, CardContent, Typography } from '@mui/material';
+import type { RaRecord } from 'react-admin';
+import { Link } from 'react-router-dom';
+import { parseFileList } from '../../../schemas/fileList';
+import type { Video } from '../../../schemas/types';
+import { HandoutDialog } from '../../components/video/HandoutDialog';
+import { PlaybackDialog } from '../../components/video/PlaybackDialog';
+import { VideoCover } from '../../components/video/VideoCover';
+import { formatDate } from '../../i18n/dayjs';
+import { PATHS } from '../../navigation';
+
+export type VideoRecord = Video & RaRecord;
+
+/** The details route of SPEC.md 2.3 for a video. */
+export function detailsPath(video: Pick<Video, 'Id' | 'VdtCode'>): string {
+  const query = new URLSearchParams({ Id: String(video.Id ?? ''), VdtCode: video.VdtCode });
+  return `${PATHS.videoDetails}?${query.toString()}`;
+}
+
+/**
+ * A card of 在线视频 (SPEC.md 2.2): cover, name, speaker, likes, update time, 点击量, and a 讲义
+ * link when the video has handouts; the card opens the video's details, 播放 plays it in a dialog.
+ */
+export function VideoCard({ video }: { video: VideoRecord }) {
+  const files = parseFileList(video.VdEnclosure);
+  const [handoutsOpen, setHandoutsOpen] = useState(false);
+  const [playing, setPlaying] = useState(false);
+  return (
+    <Card variant="outlined" sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
+      <CardActionArea component={Link} to={detailsPath(video)} sx={{ flex: 1, display: 'flex', flexDirection: 'column', alignItems: 'stretch', justifyContent: 'flex-start' }}>
+        <VideoCover videoUrl={video.VdUrl} alt={`${video.VdName} 封面`} />
+        <CardContent sx={{ p: 1.5 }}>
+          <Typography variant="subtitle1" component="h3" noWrap title={video.VdName} sx={{ fontWeight: 600 }}>
+            {video.VdName}
+          </Typography>
+          <Typography variant="body2" color="text.secondary" noWrap>
+            主讲人：{video.VdPer || '—'}
+          </Typography>
+          <Typography variant="caption" color="text.secondary" component="p">
+            更新时间：{formatDate(video.UpdateTime)}
+          </Typography>
+        </CardContent>
+      </CardActionArea>
+      <CardActions sx={{ px: 1.5, pt: 0, justifyContent: 'space-between' }}>
+        <Box sx={{ display: 'flex', gap: 1.5, color: 'text.secondary', alignItems: 'center' }}>
+          <Box component="span" title="点赞" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+            <ThumbUpOutlinedIcon fontSize="small" aria-hidden />
+            <Typography variant="body2" component="span">
+              点赞 {video.VdFabulous ?? 0}
+            </Typography>
+          </Box>
+          <Box component="span" title="点击量" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
+            <VisibilityOutlinedIcon fontSize="small" aria-hidden />
+            <Typography variant="body2" component="span">
+              点击量 {video.VdNum ?? 0}
+            </Typography>
+          </Box>
+        </Box>
+        <Box sx={{ display: 'flex' }}>
+          <Button size="small" startIcon={<PlayCircleOutlineIcon />} onClick={() => setPlaying(true)} aria-label={`播放 ${video.VdName}`}>
+            播放
+          </Button>
+          {files.length > 0 && (
+            <Button size="small" startIcon={<AttachFileIcon />} onClick={() => setHandoutsOpen(true)}>
+              讲义
+            </Button>
+          )}
+        </Box>
+      </CardActions>
+      <PlaybackDialog open={playing} onClose={() => setPlaying(false)} src={video.VdUrl} title={video.VdName} />
+      {files.length > 0 && <HandoutDialog files={files} open={handoutsOpen} onClose={() => setHandoutsOpen(false)} />}
+    </Card>
+  );
+}

@@ -1,0 +1,137 @@
+// The order of calls of the video details page (SPEC.md 4 and 7), kept apart from React so that
+// it can be tested with a fake dataProvider: when the Id changes the play count goes up, THEN the
+// video is reloaded, THEN its comments; a failed play count stops the reload.
+import type { RaRecord } from 'react-admin';
+import type { LegacyDataProvider } from '../../dataProvider/index';
+import type { Video, VideoComment } from '../../../schemas/types';
+
+export type VideoRecord = Video & RaRecord;
+export type CommentRecord = VideoComment & RaRecord;
+
+/** SPEC.md 7: the side list of the details page. */
+export const SIDE_LIST_SIZE = 30;
+/** SPEC.md 8: the play-count call failed; the details reload stops. */
+export const PLAY_COUNT_FAILED = '更新视频播放量失败';
+
+export class PlayCountError extends Error {
+  constructor(readonly reason: unknown) {
+    const detail = reason instanceof Error && reason.message ? `：${reason.message}` : '';
+    super(`${PLAY_COUNT_FAILED}${detail}`);
+    this.name = 'PlayCountError';
+  }
+}
+
+export interface DetailsApi {
+  /** UpdateVideoNumAdd { Id }: the new play count. */
+  addPlay(id: number): Promise<number>;
+  /** GetSingleVideoInAdmin { Id }. */
+  getVideo(id: number): Promise<VideoRecord>;
+  /** GetVideoMessageListInAdmin { All: 1, VdCode, OrderName: 'VM_TIME DESC' }. */
+  getComments(vdCode: string): Promise<CommentRecord[]>;
+  /** GetVideoListInAdmin { pageIndex: 1, pageSize: 30, VdtCode, OrderName: 'IS_TOP DESC, VD_TIME DESC' }. */
+  getSideList(vdtCode: string): Promise<VideoRecord[]>;
+  /** UpdateVideoFabulousAdd { Id }. */
+  like(id: number): Promise<void>;
+}
+
+/** The page's calls over the app's dataProvider (descriptors give call names and default orders). */
+export function detailsApi(dataProvider: LegacyDataProvider): DetailsApi {
+  return {
+    async addPlay(id) {
+      const { data } = await dataProvider.call<number>('Ajax', 'UpdateVideoNumAdd', { Id: id });
+      return Number(data);
+    },
+    async getVideo(id) {
+      const { data } = await dataProvider.getOne<VideoRecord>('video', { id });
+      return data;
+    },
+    async getComments(vdCode) {
+      const { data } = await dataProvider.getList<CommentRecord>('videoComment', {
+        filter: { All: 1, VdCode: vdCode },
+        pagination: { page: 1, perPage: 1000 },
+        // No sort: the descriptor's default order, VM_TIME DESC.
+      });
+      return data;
+    },
+    async getSideList(vdtCode) {
+      const { data } = await dataProvider.getList<VideoRecord>('video', {
+        filter: { VdtCode: vdtCode },
+        pagination: { page: 1, perPage: SIDE_LIST_SIZE },
+        // No sort: the descriptor's default order, IS_TOP DESC, VD_TIME DESC.
+      });
+      return data;
+    },
+    async like(id) {
+      await dataProvider.call('Ajax', 'UpdateVideoFabulousAdd', { Id: id });
+    },
+  };
+}
+
+export interface OpenRequest {
+  id: number;
+  vdtCode: string;
+  /** The category changed (or first visit): reload the side list. */
+  reloadList: boolean;
+}
+
+export interface Opened {
+  plays: number;
+  video: VideoRecord;
+  comments: CommentRecord[];
+}
+
+export interface Opening {
+  /** Play count, then video, then comments; rejects with PlayCountError when the count fails. */
+  details: Promise<Opened>;
+  /**
+   * The side list when asked for: requested once the play count has settled (either way), so
+   * that it shows the count just added, and the list stays usable when the count failed.
+   */
+  list?: Promise<VideoRecord[]>;
+}
+
+export function openVideo(api: DetailsApi, request: OpenRequest): Opening {
+  const played = api.addPlay(request.id);
+  const loadList = () => api.getSideList(request.vdtCode);
+  const list = request.reloadList ? played.then(loadList, loadList) : undefined;
+  const details = (async () => {
+    let plays: number;
+    try {
+      plays = await played;
+    } catch (error) {
+      throw new PlayCountError(error);
+    }
+    const video = await api.getVideo(request.id);
+    const comments = await api.getComments(video.VdCode ?? '');
+    return { plays, video, comments };
+  })();
+  return list ? { details, list } : { details };
+}
+
+/** Same category, other video: the side list is kept and its current item counts one more play. */
+export function countPlayLocally(list: readonly VideoRecord[], id: number): VideoRecord[] {
+  return list.map((v) => (Number(v.Id) === id ? { ...v, VdNum: (v.VdNum ?? 0) + 1 } : v));
+}
+
+export type NumberedComment = CommentRecord & { floor: number };
+
+/** Floor numbers over comments listed newest first: the newest has the highest number. */
+export function withFloors(comments: readonly CommentRecord[]): NumberedComment[] {
+  return comments.map((c, index) => ({ ...c, floor: comments.length - index }));
+}
+
+/** SPEC.md 2.3: a comment without an author name shows 管理员. */
+export function authorOf(comment: Pick<VideoComment, 'AuName'>): string {
+  return comment.AuName && comment.AuName.trim() !== '' ? comment.AuName : '管理员';
+}
+
+/** Rich text with no visible text and no image is empty (SPEC.md 5: submitted only when non-empty). */
+export function isEmptyRichText(html: string | null | undefined): boolean {
+  if (!html) return true;
+  if (/<img\b/i.test(html)) return false;
+  const text = html
+    .replace(/<[^>]*>/g, '')
+    .replace(/&nbsp;|&#160;/gi, ' ')
+    .trim();
+  return text === '';
+}

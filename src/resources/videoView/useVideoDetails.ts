@@ -1,0 +1,109 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useDataProvider } from 'react-admin';
+import type { LegacyDataProvider } from '../../dataProvider/index';
+import {
+  countPlayLocally,
+  detailsApi,
+  openVideo,
+  type CommentRecord,
+  type DetailsApi,
+  type Opening,
+  type VideoRecord,
+} from './detailsSequence';
+
+export interface VideoDetailsState {
+  video: VideoRecord | undefined;
+  comments: CommentRecord[];
+  list: VideoRecord[];
+  /** The video and its comments are being fetched. */
+  loading: boolean;
+  listLoading: boolean;
+  error: string | undefined;
+  listError: string | undefined;
+  reloadComments(): Promise<void>;
+  /** +1 on success (no un-like). */
+  like(): Promise<void>;
+}
+
+const messageOf = (error: unknown, fallback: string) =>
+  error instanceof Error && error.message ? error.message : fallback;
+
+/**
+ * The details page's data for `?Id=&VdtCode=` (SPEC.md 4): on a new Id the play count, then the
+ * video, then its comments; the side list reloads only when VdtCode changes, otherwise its current
+ * item's play count goes up locally.
+ */
+export function useVideoDetails(id: number, vdtCode: string, api?: DetailsApi): VideoDetailsState {
+  const dataProvider = useDataProvider<LegacyDataProvider>();
+  const calls = useMemo(() => api ?? detailsApi(dataProvider), [api, dataProvider]);
+
+  // Results are kept with the request they answer; "loading" is a result not yet in for the
+  // current request (no state is set synchronously in the effect).
+  const key = `${id}|${vdtCode}`;
+  const valid = Number.isInteger(id) && id > 0;
+  const [loaded, setLoaded] = useState<{ key: string; error?: string }>({ key: '' });
+  const [video, setVideo] = useState<VideoRecord>();
+  const [comments, setComments] = useState<CommentRecord[]>([]);
+  const [listed, setListed] = useState<{ code: string | null; rows: VideoRecord[]; error?: string }>({ code: null, rows: [] });
+
+  // The category whose list is shown, and the opening in flight: React's development double
+  // effects reuse it instead of counting a second play.
+  const listedCode = useRef<string | null>(null);
+  const inflight = useRef<{ key: string; opening: Opening; reloadList: boolean } | null>(null);
+
+  useEffect(() => {
+    if (!valid) return;
+    if (inflight.current?.key !== key) {
+      const reloadList = listedCode.current !== vdtCode;
+      listedCode.current = vdtCode;
+      inflight.current = { key, reloadList, opening: openVideo(calls, { id, vdtCode, reloadList }) };
+    }
+    const { opening, reloadList } = inflight.current;
+    let live = true;
+
+    opening.list?.then(
+      (rows) => {
+        if (live) setListed({ code: vdtCode, rows });
+      },
+      (e: unknown) => {
+        if (live) setListed({ code: vdtCode, rows: [], error: messageOf(e, '视频列表加载失败') });
+      },
+    );
+    opening.details.then(
+      ({ video: v, comments: c }) => {
+        if (!live) return;
+        setVideo(v);
+        setComments(c);
+        setLoaded({ key });
+        if (!reloadList) setListed((l) => ({ ...l, rows: countPlayLocally(l.rows, id) }));
+      },
+      (e: unknown) => {
+        if (live) setLoaded({ key, error: messageOf(e, '视频加载失败') });
+      },
+    );
+    return () => {
+      live = false;
+    };
+  }, [calls, id, key, valid, vdtCode]);
+
+  const loading = valid && loaded.key !== key;
+  const error = !valid ? '视频不存在或参数错误' : loaded.key === key ? loaded.error : undefined;
+  const list = listed.rows;
+  const listLoading = valid && listed.code !== vdtCode;
+  const listError = listed.code === vdtCode ? listed.error : undefined;
+
+  const vdCode = video?.VdCode;
+  const reloadComments = useCallback(async () => {
+    if (!vdCode) return;
+    setComments(await calls.getComments(vdCode));
+  }, [calls, vdCode]);
+
+  const videoId = video?.Id;
+  const like = useCallback(async () => {
+    if (videoId === undefined) return;
+    await calls.like(videoId);
+    setVideo((v) => (v && v.Id === videoId ? { ...v, VdFabulous: (v.VdFabulous ?? 0) + 1 } : v));
+  }, [calls, videoId]);
+
+  return { video, comments, list, loading, listLoading, error, listError, reloadComments, like };
+}
