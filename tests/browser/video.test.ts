@@ -305,13 +305,16 @@ describe('视频学习编辑: adding a video', () => {
       });
       await page.keyboard.press('Escape');
       await expect.poll(() => dialog.isVisible()).toBe(true);
-      // Record the pause the dialog makes as it closes (its player is then disposed).
-      await dialog.locator('video').evaluate((v: HTMLVideoElement) => {
-        v.addEventListener('pause', () => ((window as unknown as { pausedOnClose: boolean }).pausedOnClose = true));
+      // Click 关闭 and read the video's state in the same task: the dialog pauses it at once, not
+      // only when its player is later disposed.
+      const states = await dialog.evaluate((el) => {
+        const video = el.querySelector('video') as HTMLVideoElement;
+        const before = video.paused;
+        (el.querySelector('button[aria-label="关闭"]') as HTMLButtonElement).click();
+        return { before, after: video.paused };
       });
-      await dialog.getByRole('button', { name: '关闭' }).click();
+      expect(states).toEqual({ before: false, after: true });
       await dialog.waitFor({ state: 'hidden' });
-      expect(await page.evaluate(() => (window as unknown as { pausedOnClose?: boolean }).pausedOnClose)).toBe(true);
     });
 
     it('opens the details, counts the play, and plays the video', async () => {
