@@ -1,4 +1,5 @@
-// Server-side rich text: the shared allow-list (schemas/richText.ts) over DOMPurify on jsdom.
+// Server-side rich text: the shared allow-list (schemas/richText.ts) over DOMPurify on one jsdom
+// window, built once at start-up (a jsdom window is too costly to make per request).
 import createDOMPurify from 'dompurify';
 import { JSDOM } from 'jsdom';
 import { createSanitizer } from '../../schemas/richText';
@@ -6,11 +7,18 @@ import { createSanitizer } from '../../schemas/richText';
 const { window } = new JSDOM('');
 const purify = createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]);
 
-export const sanitizeRichText = createSanitizer(purify);
+/** Sanitises rich text before it is stored (the app sanitises again on display). */
+export const sanitizeRichText: (html: string) => string = createSanitizer(purify);
+
+// Whitespace the editor leaves in "empty" paragraphs: \s covers spaces, &nbsp; and BOM; the
+// zero-width characters are not whitespace to JavaScript but show nothing.
+const INVISIBLE = /[\s\u200b-\u200d\u2060]/g;
 
 /** True when sanitised HTML shows nothing: no text (spaces and &nbsp; aside) and no image. */
 export function richTextIsEmpty(html: string): boolean {
-  const doc = new JSDOM(`<body>${sanitizeRichText(html)}</body>`).window.document;
-  if (doc.querySelector('img')) return false;
-  return (doc.body.textContent ?? '').replace(/[\s\u00a0\u200b]/g, '') === '';
+  // A <template> parses without running or loading anything, in the window we already have.
+  const template = window.document.createElement('template');
+  template.innerHTML = sanitizeRichText(html);
+  if (template.content.querySelector('img')) return false;
+  return (template.content.textContent ?? '').replace(INVISIBLE, '') === '';
 }

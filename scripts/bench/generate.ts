@@ -1,0 +1,69 @@
+// Generates the benchmark data set of issue 6 into a fresh SQLite database: 1,000,000 videos in
+// 10 categories (the largest holding 100,317), 1,000,000 comments (100,000 on one busy video),
+// 200,000 articles in 5,000 classifications, 2,000 websites. Rows are written with prepared
+// statements in one transaction for speed, then the kept totals are rebuilt from the rows.
+import { RESOURCES } from '../../schemas/index';
+import type { ResourceDescriptor } from '../../schemas/descriptor';
+import { openDatabase, openSqlite } from '../../server/src/db/database';
+import { rebuildCounts } from '../../server/src/db/rowCounts';
+import path from 'node:path';
+
+export const SIZES = { videos: 1_000_000, bigCategory: 100_317, categories: 10, comments: 1_000_000, busyComments: 100_000, articles: 200_000, classifications: 5_000, websites: 2_000 };
+
+/** Deterministic pseudo-random numbers, so every run measures the same data. */
+function random(seed: number) {
+  return () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
+}
+
+const code = (prefix: string, i: number) => `${prefix}${i.toString(16).padStart(12, '0')}`;
+const day = (rnd: () => number) => new Date(Date.UTC(2021, 0, 1) + Math.floor(rnd() * 1800) * 86400000).toISOString().slice(0, 10);
+
+export async function generate(dataDir: string): Promise<{ bigVdtCode: string; busyVdCode: string; seconds: number }> {
+  const started = Date.now();
+  const database = await openDatabase({ dataDir }); // runs the migrations
+  await database.close();
+  const db = openSqlite(path.join(dataDir, 'zhishi.sqlite'));
+  const rnd = random(7);
+  const stamp = new Date().toISOString();
+  db.transaction(() => {
+    const type = db.prepare('insert into VIDEO_TYPE (VDT_CODE, VDT_NAME, VDT_SORT) values (?, ?, ?)');
+    for (let t = 0; t < SIZES.categories; t++) type.run(code('vt', t), `分类${t + 1}`, t + 1);
+    const video = db.prepare(
+      'insert into VIDEO (VD_CODE, VDT_CODE, VD_NAME, VD_PER, VD_NUM, VD_TIME, VD_URL, VD_ENCLOSURE, IS_TOP, UPDATE_TIME, CREATE_USER) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const rest = (SIZES.videos - SIZES.bigCategory) / (SIZES.categories - 1);
+    for (let i = 0; i < SIZES.videos; i++) {
+      const t = i < SIZES.bigCategory ? 0 : 1 + Math.floor((i - SIZES.bigCategory) / rest);
+      video.run(code('vd', i), code('vt', Math.min(t, SIZES.categories - 1)), `视频 ${i}`, '讲师', Math.floor(rnd() * 500), day(rnd), '/files/demo/demo.mp4', '[]', rnd() < 0.01 ? 1 : 0, stamp, '管理员');
+    }
+    const comment = db.prepare('insert into VIDEO_MESSAGE (VD_CODE, VM_NAME, VM_DES, VM_TIME, AU_CODE, AU_NAME, ORGANIZATION_NAME) values (?, ?, ?, ?, ?, ?, ?)');
+    for (let i = 0; i < SIZES.comments; i++) {
+      const vd = i < SIZES.busyComments ? 0 : 1 + Math.floor(rnd() * 5000);
+      comment.run(code('vd', vd), '', `<p>评论 ${i}</p>`, new Date(Date.UTC(2025, 0, 1) + i * 1000).toISOString(), 'au', '员工', '造价一部');
+    }
+    const classify = db.prepare('insert into DOC_CLASSIFY (SC_CODE, SC_FATHER_CODE, SC_NAME, SC_SORT, TYPE) values (?, ?, ?, ?, ?)');
+    for (let i = 0; i < SIZES.classifications; i++) {
+      // 50 roots per type spread over the 4 types, the rest children of earlier ones.
+      const father = i < 200 ? '0' : code('sc', Math.floor(rnd() * i));
+      classify.run(code('sc', i), father, `分类 ${i}`, i % 50, i < 200 ? i % 4 : 0);
+    }
+    const article = db.prepare('insert into DOC_ARTICLE (SA_CODE, SC_CODE, SA_TYPE, SA_NAME, PUBLISH_TIME, SA_CODE_NAME, IS_COMMON, SA_SORT, TYPE, UPDATE_TIME) values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)');
+    for (let i = 0; i < SIZES.articles; i++) {
+      // An article has its classification's type (the 200 roots carry the four types).
+      const sc = i % SIZES.classifications;
+      article.run(code('sa', i), code('sc', sc), i % 2, `文章 ${i}`, day(rnd), `文号${i}`, rnd() < 0.05 ? 1 : 0, i % 20, sc < 200 ? sc % 4 : 0, stamp);
+    }
+    const web = db.prepare('insert into USEWEB (UW_NAME, UW_URL, UW_TYPE, UW_SORT) values (?, ?, 0, ?)');
+    for (let i = 0; i < SIZES.websites; i++) web.run(`网站 ${i}`, `https://example.com/${i}`, i + 1);
+  })();
+  db.pragma('analysis_limit = 1000');
+  db.exec('analyze');
+  db.close();
+  // The rows bypassed the repository: recount the kept totals from them.
+  const again = await openDatabase({ dataDir });
+  for (const d of RESOURCES as readonly ResourceDescriptor[]) {
+    if (d.module !== 'admin') await rebuildCounts(again.db as never, d);
+  }
+  await again.close();
+  return { bigVdtCode: code('vt', 0), busyVdCode: code('vd', 0), seconds: (Date.now() - started) / 1000 };
+}
