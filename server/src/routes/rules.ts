@@ -188,10 +188,19 @@ async function checkFiles(ctx: RuleContext, values: Row, existing: Row | undefin
   return errors;
 }
 
+const fieldsCache = new Map<string, string[]>();
+
+/** Fields of a media type (rich text, file lists), worked out once per entity: lists call this per row. */
 function fieldsWith(descriptor: ResourceDescriptor, mediaType: string): string[] {
-  return Object.entries(descriptor.schema.properties)
-    .filter(([, s]) => (s as { contentMediaType?: string }).contentMediaType === mediaType)
-    .map(([f]) => f);
+  const key = `${descriptor.resource} ${mediaType}`;
+  let fields = fieldsCache.get(key);
+  if (!fields) {
+    fields = Object.entries(descriptor.schema.properties)
+      .filter(([, s]) => (s as { contentMediaType?: string }).contentMediaType === mediaType)
+      .map(([f]) => f);
+    fieldsCache.set(key, fields);
+  }
+  return fields;
 }
 
 /** Common preparation from the schema, then the entity's own rules. Mutates `values`. */
