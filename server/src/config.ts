@@ -30,6 +30,8 @@ export interface Config {
   logger: boolean;
   /** Part size in bytes of uploads in parts (UPLOAD_PART_SIZE). */
   uploadPartSize: number;
+  /** Keep sessions and list answers between calls while the SQLite file is unchanged (READ_CACHE, on by default). */
+  readCache: boolean;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -72,5 +74,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: flag(env.COOKIE_SECURE, false),
     logger: flag(env.LOG, true),
     uploadPartSize: partSizeFromEnv(env),
+    readCache: flag(env.READ_CACHE, true),
   };
 }

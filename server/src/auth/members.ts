@@ -69,15 +69,31 @@ export async function createSession({ db }: Db, auCode: string): Promise<string>
   return token;
 }
 
-export async function memberOfSession({ db }: Db, token: string): Promise<MemberRow | undefined> {
-  return db
+export interface SessionOf {
+  member: MemberRow;
+  expiresAt: string;
+}
+
+/** The session's member and expiry, whether expired or not (callers compare; the row is cacheable). */
+export async function sessionOf({ db }: Db, token: string): Promise<SessionOf | undefined> {
+  const row = await db
     .selectFrom('SESSION')
     .innerJoin('MEMBER', 'MEMBER.AU_CODE', 'SESSION.AU_CODE')
     .selectAll('MEMBER')
+    .select('SESSION.EXPIRES_AT as SESSION_EXPIRES_AT')
     .where('SESSION.TOKEN_HASH', '=', tokenHash(token))
-    .where('SESSION.EXPIRES_AT', '>', new Date().toISOString())
     .executeTakeFirst();
+  if (!row) return undefined;
+  const { SESSION_EXPIRES_AT, ...member } = row;
+  return { member, expiresAt: SESSION_EXPIRES_AT };
 }
+
+export async function memberOfSession(database: Db, token: string): Promise<MemberRow | undefined> {
+  const session = await sessionOf(database, token);
+  return session && isLive(session) ? session.member : undefined;
+}
+
+export const isLive = (session: SessionOf, now = new Date()) => session.expiresAt > now.toISOString();
 
 export async function endSession({ db }: Db, token: string): Promise<void> {
   await db.deleteFrom('SESSION').where('TOKEN_HASH', '=', tokenHash(token)).execute();

@@ -9,12 +9,18 @@ import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_uploads';
 import * as m003 from './migrations/003_row_counts';
 import type { Database } from './tables';
+import { ChangeClock, withStatementCache } from './sqliteFast';
 
 export type DialectName = 'sqlite' | 'postgres';
 
 export interface Db {
   db: Kysely<Database>;
   dialect: DialectName;
+  /**
+   * A token that changes whenever committed data may have changed, here or in another process;
+   * undefined where that cannot be known without a round trip (PostgreSQL), and callers don't cache.
+   */
+  dataVersion(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -42,11 +48,12 @@ export async function openDatabase(options: { dataDir: string; databaseUrl?: str
     // A dropped connection (server restart) must not crash the process; the pool reconnects.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    result = { db, dialect: 'postgres', close: () => db.destroy() };
+    result = { db, dialect: 'postgres', dataVersion: () => undefined, close: () => db.destroy() };
   } else {
     const sqlite = openSqlite(path.join(options.dataDir, 'zhishi.sqlite'));
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-    result = { db, dialect: 'sqlite', close: () => db.destroy() };
+    const clock = new ChangeClock(sqlite);
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [clock] });
+    result = { db, dialect: 'sqlite', dataVersion: () => clock.version(), close: () => db.destroy() };
   }
   await migrate(result);
   return result;

@@ -3,7 +3,8 @@
 import fp from 'fastify-plugin';
 import { parse, serialize } from 'cookie';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { memberOfSession, SESSION_TTL_MS, type MemberRow } from '../auth/members';
+import { isLive, sessionOf, SESSION_TTL_MS, type MemberRow, type SessionOf } from '../auth/members';
+import { VersionedCache } from '../db/versionedCache';
 import type { Config } from '../config';
 
 export const SESSION_COOKIE = 'zhishi_sid';
@@ -22,7 +23,12 @@ declare module 'fastify' {
 
 const cache = new WeakMap<FastifyRequest, Promise<MemberRow | null>>();
 
+/** Sessions looked up by recent calls; a logout, a member change or expiry is seen on the next call. */
+const MAX_CACHED_SESSIONS = 10_000;
+
 export default fp<{ config: Config }>(async (app, { config }) => {
+  // `false` stands for "no such session", so that a bad cookie doesn't query on every call either.
+  const sessions = new VersionedCache<SessionOf | false>(() => app.database.dataVersion(), { maxEntries: MAX_CACHED_SESSIONS });
   const base = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: config.cookieSecure };
 
   app.decorateRequest('sessionToken', function (this: FastifyRequest) {
@@ -36,7 +42,11 @@ export default fp<{ config: Config }>(async (app, { config }) => {
     let pending = cache.get(this);
     if (!pending) {
       const token = this.sessionToken();
-      pending = token ? memberOfSession(app.database, token).then((m) => m ?? null) : Promise.resolve(null);
+      pending = token
+        ? sessions
+            .get(token, async () => (await sessionOf(app.database, token)) ?? false)
+            .then((session) => (session && isLive(session) ? session.member : null))
+        : Promise.resolve(null);
       cache.set(this, pending);
     }
     return pending;

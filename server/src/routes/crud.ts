@@ -1,12 +1,13 @@
 // The ordinary list / single / add / update / delete calls of SPEC.md section 7, generated from
 // the resource descriptors. Calls listed in `handWritten` are left to their own modules.
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ResourceDescriptor } from '../../../schemas/descriptor';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
 import type { Action } from '../../../schemas/permissions';
 import { deleteRow, findRow, insertRow, listRows, updateRow, type Row } from '../db/repository';
 import { parseOrderName } from '../db/orderName';
 import { notFound } from '../errors';
+import { VersionedCache } from '../db/versionedCache';
 import { MSG_DELETED, ok } from '../http/envelope';
 import { requireAccess, requireOwnership } from '../plugins/permissions';
 import {
@@ -30,11 +31,11 @@ export function readRoute(
   url: string,
   schema: object,
   meta: { tags: string[]; summary: string },
-  handler: (request: FastifyRequest, params: Params) => Promise<unknown>,
+  handler: (request: FastifyRequest, params: Params, reply: FastifyReply) => Promise<unknown>,
 ): void {
   const base: Omit<RouteOptions, 'method' | 'schema'> = {
     url,
-    handler: (request) => handler(request, ((request.method === 'GET' ? request.query : request.body) ?? {}) as Params),
+    handler: (request, reply) => handler(request, ((request.method === 'GET' ? request.query : request.body) ?? {}) as Params, reply),
   };
   app.route({ ...base, method: 'GET', schema: { ...meta, querystring: schema } });
   app.route({ ...base, method: 'POST', schema: { ...meta, body: schema } });
@@ -72,7 +73,7 @@ function listFilters(descriptor: ResourceDescriptor, params: Params) {
   return { equals, contains };
 }
 
-export async function listCall(descriptor: ResourceDescriptor, app: FastifyInstance, params: Params) {
+async function listCall(descriptor: ResourceDescriptor, app: FastifyInstance, params: Params) {
   const order = parseOrderName(params.OrderName as string | undefined, descriptor);
   const all = params.All === 1;
   const { rows, total } = await listRows(app.database, descriptor, {
@@ -88,6 +89,28 @@ export async function listCall(descriptor: ResourceDescriptor, app: FastifyInsta
   );
 }
 
+/** Kept list answers, as the JSON text sent: lists are read far more often than anything is written. */
+const LIST_CACHE_BYTES = 32 * 1024 * 1024;
+const listAnswers = new WeakMap<FastifyInstance, VersionedCache<string>>();
+
+/**
+ * A list answer as JSON text, from the cache while the database is unchanged (SQLite's change clock;
+ * on PostgreSQL every call reads). The answer doesn't depend on who asks: access is checked before.
+ */
+function listAnswer(descriptor: ResourceDescriptor, app: FastifyInstance, params: Params): Promise<string> {
+  let cache = listAnswers.get(app);
+  if (!cache) {
+    cache = new VersionedCache<string>(() => app.database.dataVersion(), {
+      maxEntries: 10_000,
+      maxBytes: LIST_CACHE_BYTES,
+      sizeOf: (body) => body.length,
+    });
+    listAnswers.set(app, cache);
+  }
+  const key = `${descriptor.resource}\n${JSON.stringify(params)}`;
+  return cache.get(key, async () => JSON.stringify(await listCall(descriptor, app, params)));
+}
+
 async function loadById(app: FastifyInstance, descriptor: ResourceDescriptor, id: unknown): Promise<Row> {
   const row = await findRow(app.database, descriptor, 'Id', Number(id));
   if (!row) throw notFound(`${descriptor.label}不存在或已被删除`);
@@ -101,9 +124,10 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
   const skip = (call: string | undefined): call is undefined => !call || handWritten.has(`${service}/${call}`);
 
   if (!skip(calls.list)) {
-    readRoute(app, url(calls.list), listParamsSchema(descriptor), { tags, summary: `${descriptor.label}列表` }, async (request, params) => {
+    readRoute(app, url(calls.list), listParamsSchema(descriptor), { tags, summary: `${descriptor.label}列表` }, async (request, params, reply) => {
       await requireAccess(request, descriptor, 'list');
-      return listCall(descriptor, app, params);
+      const body = await listAnswer(descriptor, app, params);
+      return reply.type('application/json; charset=utf-8').send(body);
     });
   }
 

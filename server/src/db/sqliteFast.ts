@@ -1,0 +1,62 @@
+// Two additions to Kysely's SQLite dialect for the hot read path.
+// - Prepared statements are kept by SQL text: SQLite parses a statement once, not on every call
+//   (Kysely's driver prepares afresh each time, a third of a small query's cost).
+// - A change clock: a token that moves whenever committed data may have changed, through this
+//   connection (any statement that is not a SELECT) or another one, in this process or another
+//   (SQLite's `data_version`). An answer cached under a token is exact while the token is unchanged.
+import type SQLite from 'better-sqlite3';
+import { LRUCache } from 'lru-cache';
+import { SelectQueryNode, type KyselyPlugin, type SqliteDatabase } from 'kysely';
+
+/** Distinct statement texts are few (they come from descriptors); the bound keeps odd ones from piling up. */
+const MAX_STATEMENTS = 1000;
+
+/**
+ * The database object Kysely's SqliteDialect uses, with statements kept. Kysely runs one query at a
+ * time on the connection and reads results with `all()`/`run()`, so sharing a statement is safe;
+ * streaming (`iterate()`) over a shared statement would not be, and is not used here.
+ */
+export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+  const statements = new LRUCache<string, SQLite.Statement>({ max: MAX_STATEMENTS });
+  return {
+    prepare(sql: string) {
+      let statement = statements.get(sql);
+      if (!statement) {
+        statement = sqlite.prepare(sql);
+        statements.set(sql, statement);
+      }
+      return statement;
+    },
+    close() {
+      statements.clear();
+      sqlite.close();
+    },
+  };
+}
+
+/** Counts this connection's writes as Kysely compiles them, and reads SQLite's data_version. */
+export class ChangeClock implements KyselyPlugin {
+  #localWrites = 0;
+  readonly #dataVersion: SQLite.Statement;
+
+  constructor(sqlite: SQLite.Database) {
+    this.#dataVersion = sqlite.prepare('pragma data_version').pluck();
+  }
+
+  // Anything but a SELECT counts as a write (raw SQL included): at worst a cache is emptied for nothing.
+  transformQuery: KyselyPlugin['transformQuery'] = ({ node }) => {
+    if (!SelectQueryNode.is(node)) this.#localWrites++;
+    return node;
+  };
+
+  transformResult: KyselyPlugin['transformResult'] = ({ result }) => Promise.resolve(result);
+
+  /**
+   * Read before the data it labels: a reader that then queries sees data at least this new, so an
+   * answer stored under the token is never older than the token says. (A write bumps the count
+   * before it runs; readers queue behind it on the one connection.)
+   */
+  version(): string {
+    return `${String(this.#dataVersion.get())}:${this.#localWrites}`;
+  }
+}

@@ -1,0 +1,62 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openDatabase, openSqlite, type Db } from './database';
+import { VersionedCache } from './versionedCache';
+
+describe('VersionedCache', () => {
+  it('keeps a value while the version stays, reloads when it moves, and keeps nothing without one', async () => {
+    let version: string | undefined = 'a';
+    let loads = 0;
+    const cache = new VersionedCache<string>(() => version, { maxEntries: 10 });
+    const load = () => Promise.resolve(`v${++loads}`);
+    expect(await cache.get('k', load)).toBe('v1');
+    expect(await cache.get('k', load)).toBe('v1');
+    version = 'b';
+    expect(await cache.get('k', load)).toBe('v2');
+    version = undefined;
+    expect(await cache.get('k', load)).toBe('v3');
+    expect(await cache.get('k', load)).toBe('v4');
+  });
+
+  it('drops the least recently used values beyond its byte limit', async () => {
+    const cache = new VersionedCache<string>(() => 'v', { maxEntries: 100, maxBytes: 10, sizeOf: (s) => s.length });
+    let loads = 0;
+    const load = (text: string) => () => {
+      loads++;
+      return Promise.resolve(text);
+    };
+    await cache.get('a', load('123456'));
+    await cache.get('b', load('123456')); // a is dropped: 12 bytes would exceed 10
+    await cache.get('b', load('123456'));
+    expect(loads).toBe(2);
+    await cache.get('a', load('123456'));
+    expect(loads).toBe(3);
+  });
+});
+
+describe('the SQLite change clock', () => {
+  let database: Db | undefined;
+  let dir: string | undefined;
+  afterEach(async () => {
+    await database?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('moves on a write through this connection and on a commit by another connection, not on reads', async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-clock-'));
+    database = await openDatabase({ dataDir: dir });
+    const v0 = database.dataVersion();
+    expect(v0).toBeDefined();
+    await database.db.selectFrom('VIDEO_TYPE').selectAll().execute();
+    expect(database.dataVersion()).toBe(v0);
+    await database.db.insertInto('VIDEO_TYPE').values({ VDT_CODE: 'a', VDT_NAME: '甲', VDT_SORT: 1 } as never).execute();
+    const v1 = database.dataVersion();
+    expect(v1).not.toBe(v0);
+    const other = openSqlite(path.join(dir, 'zhishi.sqlite'));
+    other.prepare("insert into VIDEO_TYPE (VDT_CODE, VDT_NAME, VDT_SORT) values ('b', '乙', 2)").run();
+    other.close();
+    expect(database.dataVersion()).not.toBe(v1);
+  });
+});
