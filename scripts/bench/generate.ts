@@ -7,6 +7,7 @@ import type { ResourceDescriptor } from '../../schemas/descriptor';
 import { openDatabase, openSqlite } from '../../server/src/db/database';
 import { rebuildCounts } from '../../server/src/db/rowCounts';
 import path from 'node:path';
+import { sql } from 'kysely';
 
 export const SIZES = { videos: 1_000_000, bigCategory: 100_317, categories: 10, comments: 1_000_000, busyComments: 100_000, articles: 200_000, classifications: 5_000, websites: 2_000 };
 
@@ -65,5 +66,51 @@ export async function generate(dataDir: string): Promise<{ bigVdtCode: string; b
     if (d.module !== 'admin') await rebuildCounts(again.db as never, d);
   }
   await again.close();
+  return { bigVdtCode: code('vt', 0), busyVdCode: code('vd', 0), seconds: (Date.now() - started) / 1000 };
+}
+
+/**
+ * The same data set in PostgreSQL (a fresh database at `url`), written by the server with
+ * generate_series: the sizes and the shape (category sizes, busy video, tree) are those of SQLite's;
+ * the pseudo-random values come from integer hashing instead of the generator above.
+ */
+export async function generatePostgres(url: string): Promise<{ bigVdtCode: string; busyVdCode: string; seconds: number }> {
+  const started = Date.now();
+  const database = await openDatabase({ dataDir: '', databaseUrl: url }); // runs the migrations
+  const run = (text: string) => sql.raw(text).execute(database.db);
+  const hex = (expr: string) => `lpad(to_hex(${expr}), 12, '0')`;
+  const stamp = new Date().toISOString();
+  const rest = (SIZES.videos - SIZES.bigCategory) / (SIZES.categories - 1);
+  await run(`insert into "VIDEO_TYPE" ("VDT_CODE", "VDT_NAME", "VDT_SORT")
+    select 'vt' || ${hex('t')}, '分类' || (t + 1), t + 1 from generate_series(0, ${SIZES.categories - 1}) t`);
+  await run(`insert into "VIDEO" ("VD_CODE", "VDT_CODE", "VD_NAME", "VD_PER", "VD_NUM", "VD_TIME", "VD_URL", "VD_ENCLOSURE", "IS_TOP", "UPDATE_TIME", "CREATE_USER")
+    select 'vd' || ${hex('i')},
+      'vt' || ${hex(`case when i < ${SIZES.bigCategory} then 0 else least(${SIZES.categories - 1}, 1 + floor((i - ${SIZES.bigCategory}) / ${rest})::int) end`)},
+      '视频 ' || i, '讲师', (i::bigint * 7919) % 500,
+      to_char(date '2021-01-01' + ((i::bigint * 2654435761) % 1800)::int, 'YYYY-MM-DD'),
+      '/files/demo/demo.mp4', '[]', case when (i::bigint * 40503) % 100 = 0 then 1 else 0 end, '${stamp}', '管理员'
+    from generate_series(0, ${SIZES.videos - 1}) i`);
+  await run(`insert into "VIDEO_MESSAGE" ("VD_CODE", "VM_NAME", "VM_DES", "VM_TIME", "AU_CODE", "AU_NAME", "ORGANIZATION_NAME")
+    select 'vd' || ${hex(`case when i < ${SIZES.busyComments} then 0 else 1 + (i::bigint * 48271) % 5000 end`)}, '', '<p>评论 ' || i || '</p>',
+      to_char(timestamp '2025-01-01' + i * interval '1 second', 'YYYY-MM-DD"T"HH24:MI:SS".000Z"'), 'au', '员工', '造价一部'
+    from generate_series(0, ${SIZES.comments - 1}) i`);
+  await run(`insert into "DOC_CLASSIFY" ("SC_CODE", "SC_FATHER_CODE", "SC_NAME", "SC_SORT", "TYPE")
+    select 'sc' || ${hex('i')},
+      case when i < 200 then '0' else 'sc' || ${hex('((i::bigint * 2654435761) % 1000003) * i / 1000003')} end,
+      '分类 ' || i, i % 50, case when i < 200 then i % 4 else 0 end
+    from generate_series(0, ${SIZES.classifications - 1}) i`);
+  await run(`insert into "DOC_ARTICLE" ("SA_CODE", "SC_CODE", "SA_TYPE", "SA_NAME", "PUBLISH_TIME", "SA_CODE_NAME", "IS_COMMON", "SA_SORT", "TYPE", "UPDATE_TIME")
+    select 'sa' || ${hex('i')}, 'sc' || ${hex(`i % ${SIZES.classifications}`)}, i % 2, '文章 ' || i,
+      to_char(date '2021-01-01' + ((i::bigint * 2654435761) % 1800)::int, 'YYYY-MM-DD'), '文号' || i,
+      case when (i::bigint * 40503) % 20 = 0 then 1 else 0 end, i % 20,
+      case when i % ${SIZES.classifications} < 200 then (i % ${SIZES.classifications}) % 4 else 0 end, '${stamp}'
+    from generate_series(0, ${SIZES.articles - 1}) i`);
+  await run(`insert into "USEWEB" ("UW_NAME", "UW_URL", "UW_TYPE", "UW_SORT")
+    select '网站 ' || i, 'https://example.com/' || i, 0, i + 1 from generate_series(0, ${SIZES.websites - 1}) i`);
+  await run('analyze');
+  for (const d of RESOURCES as readonly ResourceDescriptor[]) {
+    if (d.module !== 'admin') await rebuildCounts(database.db as never, d);
+  }
+  await database.close();
   return { bigVdtCode: code('vt', 0), busyVdCode: code('vd', 0), seconds: (Date.now() - started) / 1000 };
 }

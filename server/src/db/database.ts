@@ -3,7 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, SqliteDialect, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { Kysely, PostgresDialect, sql, SqliteDialect, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import pg from 'pg';
 import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_uploads';
@@ -17,10 +17,10 @@ export interface Db {
   db: Kysely<Database>;
   dialect: DialectName;
   /**
-   * A token that changes whenever committed data may have changed, here or in another process;
-   * undefined where that cannot be known without a round trip (PostgreSQL), and callers don't cache.
+   * A token that changes whenever committed data may have changed, here or in another process
+   * (see VersionedCache for how to use it); undefined when caching is turned off.
    */
-  dataVersion(): string | undefined;
+  dataVersion(): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -48,15 +48,26 @@ export async function openDatabase(options: { dataDir: string; databaseUrl?: str
     // A dropped connection (server restart) must not crash the process; the pool reconnects.
     pool.on('error', () => {});
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    result = { db, dialect: 'postgres', dataVersion: () => undefined, close: () => db.destroy() };
+    result = { db, dialect: 'postgres', dataVersion: () => snapshotVersion(db), close: () => db.destroy() };
   } else {
     const sqlite = openSqlite(path.join(options.dataDir, 'zhishi.sqlite'));
     const clock = new ChangeClock(sqlite);
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [clock] });
-    result = { db, dialect: 'sqlite', dataVersion: () => clock.version(), close: () => db.destroy() };
+    result = { db, dialect: 'sqlite', dataVersion: () => Promise.resolve(clock.version()), close: () => db.destroy() };
   }
   await migrate(result);
   return result;
+}
+
+/**
+ * PostgreSQL's change clock: the current snapshot (xmin:xmax:in-progress ids). What a statement sees
+ * depends on its snapshot alone, and any committed write moves it (a writer gets an id, which raises
+ * xmax, and leaves the in-progress list when it ends); reads don't. So an unchanged snapshot means
+ * unchanged data, in every process on the cluster, without locks or triggers: one round trip.
+ */
+async function snapshotVersion(db: Kysely<Database>): Promise<string> {
+  const { rows } = await sql<{ v: string }>`select pg_current_snapshot()::text as v`.execute(db);
+  return rows[0]!.v;
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on raw tables

@@ -66,3 +66,28 @@ function explain(query: string, parameters: unknown[]): string {
     conn.close();
   }
 }
+
+describe('deep pages', () => {
+  it('skip rows in the ordering index only and give the same rows as reading every row', async () => {
+    const { videoResource } = await import('../../../schemas/video');
+    const descriptor = videoResource as unknown as ResourceDescriptor;
+    const sqlite = new Sqlite(path.join(dir, 'zhishi.sqlite'));
+    sqlite.prepare("insert into VIDEO_TYPE (VDT_CODE, VDT_NAME, VDT_SORT) values ('deep', '深', 1)").run();
+    const insert = sqlite.prepare("insert into VIDEO (VD_CODE, VDT_CODE, VD_NAME, VD_TIME, IS_TOP) values (?, 'deep', ?, ?, ?)");
+    // Many ties on (IS_TOP, VD_TIME): only the ID tie-break orders them.
+    sqlite.transaction(() => {
+      for (let i = 0; i < 1500; i++) insert.run(`deep${i}`, `视频${i}`, `2025-0${1 + (i % 3)}-01`, i % 7 === 0 ? 1 : 0);
+    })();
+    sqlite.close();
+    const order = parseOrderName(undefined, descriptor);
+    const query = (page?: { index: number; size: number }) =>
+      listQueries(database, descriptor, { equals: { VdtCode: 'deep' }, contains: {}, order, page, limit: 5000 }).rows;
+    const all = (await query().execute()) as { VdCode: string }[];
+    const deep = query({ index: 80, size: 15 }); // 1,185 rows skipped
+    const compiled = deep.compile();
+    expect(compiled.sql).toMatch(/"ID" in \(select "ID"/);
+    expect(explain(compiled.sql, compiled.parameters as unknown[])).toMatch(/COVERING INDEX VIDEO_TYPE_ORDER/);
+    const rows = (await deep.execute()) as { VdCode: string }[];
+    expect(rows.map((r) => r.VdCode)).toEqual(all.slice(1185, 1200).map((r) => r.VdCode));
+  });
+});

@@ -57,6 +57,9 @@ export interface ListQuery {
   limit: number;
 }
 
+/** From this many rows skipped, a page is found through its IDs first (a deferred join). */
+export const DEFERRED_JOIN_OFFSET = 1000;
+
 /** The page query and the count query of a list, built but not run (benchmarks and plans read them too). */
 export function listQueries({ db, dialect }: Db, descriptor: ResourceDescriptor, query: ListQuery) {
   const k = db as unknown as AnyDb;
@@ -72,11 +75,19 @@ export function listQueries({ db, dialect }: Db, descriptor: ResourceDescriptor,
         ? base.where(sql<boolean>`${col} ilike ${likePattern(text)} escape '\\'`)
         : base.where(sql<boolean>`${col} like ${likePattern(text)} escape '\\'`);
   }
-  let rows = base.select(selection(descriptor));
+  const offset = query.page ? (query.page.index - 1) * query.page.size : 0;
+  let rows;
+  if (query.page && offset >= DEFERRED_JOIN_OFFSET) {
+    // A deep page: skip rows in the ordering index alone (ID is in every such index), then read
+    // the page's rows by primary key. PostgreSQL otherwise visits the table for every skipped row.
+    let ids = base.select('ID');
+    for (const term of query.order) ids = ids.orderBy(term.column, term.direction);
+    rows = k.selectFrom(descriptor.table).select(selection(descriptor)).where('ID', 'in', ids.limit(query.page.size).offset(offset));
+  } else {
+    rows = base.select(selection(descriptor));
+  }
   for (const term of query.order) rows = rows.orderBy(term.column, term.direction);
-  rows = query.page
-    ? rows.limit(query.page.size).offset((query.page.index - 1) * query.page.size)
-    : rows.limit(query.limit);
+  rows = query.page ? (offset >= DEFERRED_JOIN_OFFSET ? rows : rows.limit(query.page.size).offset(offset)) : rows.limit(query.limit);
   return { rows, count: base.select(sql<number>`count(*)`.as('total')) };
 }
 

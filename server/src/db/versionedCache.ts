@@ -11,10 +11,7 @@ interface Entry<V> {
 export class VersionedCache<V extends NonNullable<unknown>> {
   readonly #entries: LRUCache<string, Entry<V>>;
 
-  constructor(
-    private readonly versionOf: () => string | undefined,
-    limits: { maxEntries: number; maxBytes?: number; sizeOf?: (value: V) => number },
-  ) {
+  constructor(limits: { maxEntries: number; maxBytes?: number; sizeOf?: (value: V) => number }) {
     const { maxEntries, maxBytes, sizeOf } = limits;
     this.#entries =
       maxBytes && sizeOf
@@ -22,9 +19,12 @@ export class VersionedCache<V extends NonNullable<unknown>> {
         : new LRUCache({ max: maxEntries });
   }
 
-  /** The kept value when still exact, else `load()` (then kept under the version read before it). */
-  async get(key: string, load: () => Promise<V>): Promise<V> {
-    const version = this.versionOf();
+  /**
+   * The kept value when still exact, else `load()`, kept under `version`. The version must have been
+   * read before `load()` reads anything, and after the caller's request arrived (never reuse an
+   * older reading: a write acknowledged in between would then be missed). Undefined: no caching.
+   */
+  async get(key: string, version: string | undefined, load: () => Promise<V>): Promise<V> {
     if (version === undefined) return load();
     const entry = this.#entries.get(key);
     if (entry && entry.version === version) return entry.value;

@@ -12,7 +12,7 @@ declare module 'fastify' {
 export default fp<{ config: Config }>(async (app, { config }) => {
   const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
   // Without the read cache every call reads the database (benchmarks compare both).
-  if (!config.readCache) database.dataVersion = () => undefined;
+  if (!config.readCache) database.dataVersion = () => Promise.resolve(undefined);
   app.decorate('database', database);
   app.addHook('onClose', async () => database.close());
 });

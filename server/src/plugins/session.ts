@@ -13,6 +13,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The logged-in member, loaded once per request; null when not logged in. */
     currentMember(): Promise<MemberRow | null>;
+    /** The database's change clock, read once per request, before this request reads anything. */
+    dataVersion(): Promise<string | undefined>;
     sessionToken(): string | undefined;
   }
   interface FastifyReply {
@@ -22,13 +24,23 @@ declare module 'fastify' {
 }
 
 const cache = new WeakMap<FastifyRequest, Promise<MemberRow | null>>();
+const versions = new WeakMap<FastifyRequest, Promise<string | undefined>>();
 
 /** Sessions looked up by recent calls; a logout, a member change or expiry is seen on the next call. */
 const MAX_CACHED_SESSIONS = 10_000;
 
 export default fp<{ config: Config }>(async (app, { config }) => {
   // `false` stands for "no such session", so that a bad cookie doesn't query on every call either.
-  const sessions = new VersionedCache<SessionOf | false>(() => app.database.dataVersion(), { maxEntries: MAX_CACHED_SESSIONS });
+  const sessions = new VersionedCache<SessionOf | false>({ maxEntries: MAX_CACHED_SESSIONS });
+
+  app.decorateRequest('dataVersion', function (this: FastifyRequest) {
+    let pending = versions.get(this);
+    if (!pending) {
+      pending = app.database.dataVersion();
+      versions.set(this, pending);
+    }
+    return pending;
+  });
   const base = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: config.cookieSecure };
 
   app.decorateRequest('sessionToken', function (this: FastifyRequest) {
@@ -43,8 +55,8 @@ export default fp<{ config: Config }>(async (app, { config }) => {
     if (!pending) {
       const token = this.sessionToken();
       pending = token
-        ? sessions
-            .get(token, async () => (await sessionOf(app.database, token)) ?? false)
+        ? this.dataVersion()
+            .then((version) => sessions.get(token, version, async () => (await sessionOf(app.database, token)) ?? false))
             .then((session) => (session && isLive(session) ? session.member : null))
         : Promise.resolve(null);
       cache.set(this, pending);

@@ -94,13 +94,14 @@ const LIST_CACHE_BYTES = 32 * 1024 * 1024;
 const listAnswers = new WeakMap<FastifyInstance, VersionedCache<string>>();
 
 /**
- * A list answer as JSON text, from the cache while the database is unchanged (SQLite's change clock;
- * on PostgreSQL every call reads). The answer doesn't depend on who asks: access is checked before.
+ * A list answer as JSON text, from the cache while the database is unchanged (its change clock).
+ * The answer doesn't depend on who asks: access is checked before.
  */
-function listAnswer(descriptor: ResourceDescriptor, app: FastifyInstance, params: Params): Promise<string> {
+async function listAnswer(descriptor: ResourceDescriptor, request: FastifyRequest, params: Params): Promise<string> {
+  const app = request.server;
   let cache = listAnswers.get(app);
   if (!cache) {
-    cache = new VersionedCache<string>(() => app.database.dataVersion(), {
+    cache = new VersionedCache<string>({
       maxEntries: 10_000,
       maxBytes: LIST_CACHE_BYTES,
       sizeOf: (body) => body.length,
@@ -108,7 +109,7 @@ function listAnswer(descriptor: ResourceDescriptor, app: FastifyInstance, params
     listAnswers.set(app, cache);
   }
   const key = `${descriptor.resource}\n${JSON.stringify(params)}`;
-  return cache.get(key, async () => JSON.stringify(await listCall(descriptor, app, params)));
+  return cache.get(key, await request.dataVersion(), async () => JSON.stringify(await listCall(descriptor, app, params)));
 }
 
 async function loadById(app: FastifyInstance, descriptor: ResourceDescriptor, id: unknown): Promise<Row> {
@@ -126,7 +127,7 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
   if (!skip(calls.list)) {
     readRoute(app, url(calls.list), listParamsSchema(descriptor), { tags, summary: `${descriptor.label}列表` }, async (request, params, reply) => {
       await requireAccess(request, descriptor, 'list');
-      const body = await listAnswer(descriptor, app, params);
+      const body = await listAnswer(descriptor, request, params);
       return reply.type('application/json; charset=utf-8').send(body);
     });
   }
