@@ -41,6 +41,10 @@ export async function openDatabase(options: { dataDir: string; databaseUrl?: str
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // A dropped connection (server restart) must not crash the process; the pool reconnects.
     pool.on('error', () => {});
+    // A connection lost while checked out between two statements emits 'error' on its client,
+    // which no one listens to then: that would crash the process. The failed statement reports
+    // the fault instead, and the pool drops the client on release (it is no longer queryable).
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     result = { db, dialect: 'postgres', close: () => db.destroy() };
   } else {
