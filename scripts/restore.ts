@@ -43,13 +43,17 @@ async function main() {
   const backup = path.resolve(backupArg);
   const config = loadConfig();
   const dataDir = config.dataDir;
-  if (config.databaseUrl) {
-    throw new Refusal('DATABASE_URL 已设置：服务器使用 PostgreSQL，本命令只恢复内置 SQLite。PostgreSQL 请用 pg_restore（见 docs/backup.md）。');
-  }
   const manifest = JSON.parse(await readFile(path.join(backup, MANIFEST), 'utf8').catch(() => {
     throw new Refusal(`${backup} 不是 npm run backup 生成的备份（缺少 ${MANIFEST}）`);
   })) as Manifest;
   if (manifest.format !== 1) throw new Refusal(`不支持的备份格式：${String(manifest.format)}`);
+  if (config.databaseUrl && manifest.database) {
+    throw new Refusal('DATABASE_URL 已设置：服务器使用 PostgreSQL，本命令只恢复内置 SQLite。PostgreSQL 请用 pg_restore（见 docs/backup.md）。');
+  }
+  // On PostgreSQL a server holds no file of DATA_DIR open for good: only the operator can say it is stopped.
+  if (config.databaseUrl && !force) {
+    throw new Refusal('DATABASE_URL 已设置：无法确认服务器是否已停止。请先停止服务器，再加 --force 恢复文件。');
+  }
 
   // Before touching anything: no server on this DATA_DIR.
   const users = await processesUsing(dataDir);

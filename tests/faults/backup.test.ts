@@ -118,12 +118,21 @@ describe('backup while writing, restore into a fresh DATA_DIR (SQLite + local fi
     db.close();
     const dangling = urls.filter((u) => !fs.existsSync(path.join(restoredDir, 'uploads', ...u.replace(/^\/files\//, '').split('/'))));
     expect(dangling).toEqual([]);
+    // A damaged backup is refused before anything in the DATA_DIR changes.
+    const victim = path.join(backupPath, new URL(before[0]!.FileUrl, 'http://x').pathname.replace(/^\/files\//, 'uploads/'));
+    fs.appendFileSync(victim, 'x');
+    const damagedDir = path.join(root, 'damaged');
+    const damaged = await runScript('scripts/restore.ts', [backupPath], { DATA_DIR: damagedDir, DATABASE_URL: '' });
+    expect(damaged.code).toBe(2);
+    expect(damaged.stderr).toContain('备份已损坏');
+    expect(fs.existsSync(damagedDir)).toBe(false);
+
     const manifest = JSON.parse(fs.readFileSync(path.join(backupPath, 'manifest.json'), 'utf8')) as { files: { bytes: number }[] };
     console.log(
       `[faults] backup/restore: backup taken in ${backupSeconds.toFixed(1)} s while ${duringBackup} writes were acknowledged; ` +
         `${manifest.files.length} files (${(manifest.files.reduce((n, f) => n + f.bytes, 0) / 1024 / 1024).toFixed(1)} MB); restored: ${before.length}/${before.length} ` +
         `records acknowledged before the backup, ${before.length}/${before.length} files byte-identical, ${urls.length} videos in all, 0 dangling; ` +
-        `integrity_check ok, ROW_COUNT = count(*); restore refused while the server ran`,
+        `integrity_check ok, ROW_COUNT = count(*); restore refused while the server ran and from a damaged backup`,
     );
   });
 });

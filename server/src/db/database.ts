@@ -25,8 +25,13 @@ export function openSqlite(file: string): SQLite.Database {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
-  // NORMAL in WAL mode: a crash of the process loses nothing acknowledged; only an OS crash or
-  // power cut may roll back the last transactions. The database is never corrupted either way.
+  // NORMAL in WAL mode, kept on purpose: a commit is written to the WAL (the OS's cache) before
+  // the answer, so a crash of the process (kill -9, OOM) loses nothing acknowledged, as
+  // tests/faults/crash.test.ts checks; only an OS crash or power cut may roll back the last
+  // transactions since the WAL was last synced at a checkpoint. The database is never corrupted
+  // either way. FULL would close that window with an fsync per commit, which serialises writes on
+  // the disk's flush latency; for a back office whose writes a person can redo, NORMAL's trade is
+  // the right one (docs/security/faults.md). Point-in-time safety comes from npm run backup.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
