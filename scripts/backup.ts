@@ -10,10 +10,11 @@
 // Order matters: the database first, then the files. Stored files are never changed nor removed
 // by the server (keys are never reused) and appear in place only whole (link/rename), so every
 // file a record of the snapshot points at already exists when the files are copied.
-import { copyFile, mkdir, rename, stat, writeFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { loadConfig } from '../server/src/config';
+import { loadConfig, type Config } from '../server/src/config';
 import { DB_FILE, FILES_DIR, MANIFEST, TMP_DIR, bytesText, listFiles, sha256Of, type Manifest, type ManifestFile } from './backup/common';
 
 /** All pages in one step: one read transaction, so the copy is one point in time (WAL lets the server write on). */
@@ -58,8 +59,24 @@ async function main() {
   const name = `zhishi-backup-${stamp(startedAt)}`;
   const partial = path.join(outRoot, `${name}.partial`);
   const final = path.join(outRoot, name);
+  const dbFile = path.join(config.dataDir, DB_FILE);
+  if (withDatabase && !existsSync(dbFile)) {
+    console.error(`没有可备份的数据库：${dbFile} 不存在（DATA_DIR 是否正确？）`);
+    process.exit(2);
+  }
   await mkdir(partial, { recursive: true });
+  try {
+    await writeBackup(config, partial, startedAt, withDatabase, withFiles);
+  } catch (err) {
+    // Nothing half-written stays behind.
+    await rm(partial, { recursive: true, force: true });
+    throw err;
+  }
+  await rename(partial, final);
+  report(JSON.parse(await readFile(path.join(final, MANIFEST), 'utf8')) as Manifest, startedAt, final);
+}
 
+async function writeBackup(config: Config, partial: string, startedAt: Date, withDatabase: boolean, withFiles: boolean): Promise<void> {
   const manifest: Manifest = { format: 1, createdAt: startedAt.toISOString(), sourceDataDir: config.dataDir, files: [] };
   if (withDatabase) {
     manifest.database = await backupDatabase(path.join(config.dataDir, DB_FILE), path.join(partial, DB_FILE));
@@ -79,8 +96,9 @@ async function main() {
     console.log('STORAGE=s3：文件在存储桶中，请用存储桶版本控制或复制备份（见 docs/backup.md）；此处只备份数据库。');
   }
   await writeFile(path.join(partial, MANIFEST), JSON.stringify(manifest, null, 2));
-  await rename(partial, final);
+}
 
+function report(manifest: Manifest, startedAt: Date, final: string): void {
   const fileBytes = manifest.files.reduce((n, f) => n + f.bytes, 0);
   const seconds = ((Date.now() - startedAt.getTime()) / 1000).toFixed(1);
   console.log(
