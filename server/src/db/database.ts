@@ -31,8 +31,13 @@ export function openSqlite(file: string): SQLite.Database {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const sqlite = new SQLite(file);
   sqlite.pragma('journal_mode = WAL');
-  // NORMAL in WAL mode: a crash of the process loses nothing acknowledged; only an OS crash or
-  // power cut may roll back the last transactions. The database is never corrupted either way.
+  // NORMAL in WAL mode, kept on purpose: a commit is written to the WAL (the OS's cache) before
+  // the answer, so a crash of the process (kill -9, OOM) loses nothing acknowledged, as
+  // tests/faults/crash.test.ts checks; only an OS crash or power cut may roll back the last
+  // transactions since the WAL was last synced at a checkpoint. The database is never corrupted
+  // either way. FULL would close that window with an fsync per commit, which serialises writes on
+  // the disk's flush latency; for a back office whose writes a person can redo, NORMAL's trade is
+  // the right one (docs/security/faults.md). Point-in-time safety comes from npm run backup.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
@@ -47,6 +52,10 @@ export async function openDatabase(options: { dataDir: string; databaseUrl?: str
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: options.poolSize ?? 10 });
     // A dropped connection (server restart) must not crash the process; the pool reconnects.
     pool.on('error', () => {});
+    // A connection lost while checked out between two statements emits 'error' on its client,
+    // which no one listens to then: that would crash the process. The failed statement reports
+    // the fault instead, and the pool drops the client on release (it is no longer queryable).
+    pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     result = { db, dialect: 'postgres', dataVersion: () => snapshotVersion(db), close: () => db.destroy() };
   } else {

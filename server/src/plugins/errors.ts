@@ -3,6 +3,7 @@
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
 import { ApiError } from '../errors';
+import { databaseFault } from '../http/faults';
 import { fieldErrors } from '../http/validationMessages';
 
 const STATUS_MESSAGES: Record<number, string> = {
@@ -27,6 +28,12 @@ export default fp(async (app) => {
       const first = errors[0];
       const msg = first ? `${first.field === 'body' ? '请求' : first.field}：${first.msg}` : STATUS_MESSAGES[400];
       return reply.status(400).send({ code: 400, msg, errors });
+    }
+    // The database down or restarting: a 503 to retry, never a crash nor a bare 500.
+    const fault = databaseFault(error);
+    if (fault) {
+      request.log.warn({ err: error }, 'database unavailable');
+      return reply.status(fault.status).send({ code: fault.status, msg: fault.message });
     }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) {

@@ -9,6 +9,7 @@ import { copyFile, link, mkdir, readdir, rename, rm, stat, unlink } from 'node:f
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { ApiError, badRequest, conflict, forbidden, notFound, tooLarge } from '../errors';
+import { diskFault } from '../http/faults';
 import { MAGIC_HEAD_BYTES, matchesMagic } from './magic';
 import { DEFAULT_PART_SIZE, RejectedUpload, bareETag, checkJoined } from './multipart';
 import { POLICIES, assertSafeKey, isSafeKey, parseUploadKey } from './policies';
@@ -163,7 +164,9 @@ export class LocalStorage implements StorageDriver {
     // Refuse before reading a byte when the client announces too much.
     if (contentLength !== undefined && contentLength > signed.size) throw overSize();
 
-    await mkdir(this.tmpDir, { recursive: true });
+    await mkdir(this.tmpDir, { recursive: true }).catch((err: unknown) => {
+      throw diskFault(err);
+    });
     const tmp = path.join(this.tmpDir, `${randomUUID()}.part`);
     const checkMagic = (head: Buffer) => {
       if (!matchesMagic(parsed.ext, head)) throw badRequest(`文件内容与类型不符：${policy.wrongTypeMsg}`);
@@ -192,6 +195,9 @@ export class LocalStorage implements StorageDriver {
       if (received !== signed.size) throw badRequest('文件不完整（大小与申请上传时不符），请重新上传');
       await this.moveIntoPlace(tmp, signed.key);
       return this.fileUrl(signed.key);
+    } catch (err) {
+      // A full, removed or read-only store: say so (nothing was stored under the key).
+      throw diskFault(err);
     } finally {
       await rm(tmp, { force: true });
     }
@@ -232,7 +238,9 @@ export class LocalStorage implements StorageDriver {
 
   async createMultipartUpload(_req: SignRequest): Promise<string> {
     const uploadId = randomUUID();
-    await mkdir(this.uploadDir(uploadId), { recursive: true });
+    await mkdir(this.uploadDir(uploadId), { recursive: true }).catch((err: unknown) => {
+      throw diskFault(err);
+    });
     return uploadId;
   }
 
@@ -300,6 +308,8 @@ export class LocalStorage implements StorageDriver {
         throw err.code === 'ENOENT' ? notFound(NO_UPLOAD) : err;
       });
       return `"${hash.digest('hex')}"`;
+    } catch (err) {
+      throw diskFault(err);
     } finally {
       await rm(tmp, { force: true });
     }
@@ -373,7 +383,7 @@ export class LocalStorage implements StorageDriver {
       await this.moveIntoPlace(tmp, req.key);
       await rm(dir, { recursive: true, force: true });
     } catch (err) {
-      throw await reject(err);
+      throw diskFault(await reject(err));
     } finally {
       await rm(tmp, { force: true });
     }

@@ -17,6 +17,7 @@ import {
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config';
 import { ApiError, badRequest, notFound } from '../errors';
+import { bucketFault } from '../http/faults';
 import { MAGIC_HEAD_BYTES } from './magic';
 import { DEFAULT_PART_SIZE, RejectedUpload, checkJoined } from './multipart';
 import { assertSafeKey, isSafeKey } from './policies';
@@ -60,6 +61,17 @@ export class S3Storage implements StorageDriver {
       requestChecksumCalculation: 'WHEN_REQUIRED',
       responseChecksumValidation: 'WHEN_REQUIRED',
     });
+    // Around the SDK's retries: a bucket that stays unreachable becomes a 503 with a message.
+    this.client.middlewareStack.add(
+      (next) => async (args) => {
+        try {
+          return await next(args);
+        } catch (err) {
+          throw bucketFault(err);
+        }
+      },
+      { step: 'initialize', name: 'storageFaults' },
+    );
     this.baseUrl = publicBaseUrl(config);
   }
 
