@@ -10,7 +10,7 @@ declare module 'fastify' {
 }
 
 export default fp<{ config: Config }>(async (app, { config }) => {
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.poolSize });
   app.decorate('database', database);
   app.addHook('onClose', async () => database.close());
 });

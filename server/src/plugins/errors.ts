@@ -2,7 +2,7 @@
 // message; 5xx details are logged, never sent.
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
-import { ApiError } from '../errors';
+import { ApiError, constraintViolation, MSG_CONCURRENT_CHANGE } from '../errors';
 import { fieldErrors } from '../http/validationMessages';
 
 const STATUS_MESSAGES: Record<number, string> = {
@@ -28,6 +28,8 @@ export default fp(async (app) => {
       const msg = first ? `${first.field === 'body' ? '请求' : first.field}：${first.msg}` : STATUS_MESSAGES[400];
       return reply.status(400).send({ code: 400, msg, errors });
     }
+    // A race lost to a concurrent write (the checks passed, the constraint did not): 409, not 500.
+    if (constraintViolation(error)) return reply.status(409).send({ code: 409, msg: MSG_CONCURRENT_CHANGE });
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) {
       request.log.error({ err: error }, 'unhandled error');
