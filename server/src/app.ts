@@ -26,11 +26,17 @@ export interface BuiltApp {
   generatedAdminPassword?: string;
 }
 
+/** Trusts the `hops` nearest proxies, as Fastify does for a numeric trustProxy. */
+const trustHops = (hops: number) => (_address: string, index: number) => index < hops;
+
 export async function buildApp(config: Config): Promise<BuiltApp> {
   const app = Fastify({
     logger: config.logger ? { level: 'info' } : false,
     // Rich text of 200,000 characters in UTF-8 stays well under 2 MiB.
     bodyLimit: 2 * 1024 * 1024,
+    // Behind a load balancer: the client's address (login throttle) comes from X-Forwarded-For.
+    // A hop count as the function Fastify makes of it (its types accept no number).
+    trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
     ajv: {
       customOptions: {
         allErrors: true,

@@ -32,11 +32,32 @@ export interface Config {
   uploadPartSize: number;
   /** Keep sessions and list answers between calls while the SQLite file is unchanged (READ_CACHE, on by default). */
   readCache: boolean;
+  /** Connections each process keeps open to PostgreSQL (DATABASE_POOL_SIZE). */
+  poolSize: number;
+  /**
+   * Which proxies' X-Forwarded-For to believe (TRUST_PROXY): false, a hop count, or addresses and
+   * CIDR ranges. Behind a load balancer the socket's address is the balancer's, so without this
+   * every client would share one address in the login throttle.
+   */
+  trustProxy: boolean | number | string;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
   if (value === undefined || value === '') return fallback;
   return !['0', 'false', 'no', 'off'].includes(value.toLowerCase());
+}
+
+/** TRUST_PROXY: unset or 0/false: none; a number: that many hops; otherwise an address list for Fastify. */
+function trustProxyFrom(value: string | undefined): Config['trustProxy'] {
+  if (value === undefined || value === '' || ['0', 'false', 'no', 'off'].includes(value.toLowerCase())) return false;
+  if (/^\d+$/.test(value)) return Number(value);
+  // 'true' means the balancer in front: one hop. Fastify's own `true` would believe the leftmost
+  // X-Forwarded-For entry, which any client can write.
+  if (['true', 'yes', 'on'].includes(value.toLowerCase())) return 1;
+  if (!/^[0-9A-Fa-f:.,/ a-z]+$/.test(value)) {
+    throw new Error(`TRUST_PROXY must be a hop count or addresses/CIDR ranges separated by commas, got ${value}`);
+  }
+  return value;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -47,6 +68,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const databaseUrl = env.DATABASE_URL || undefined;
   if (databaseUrl && !/^postgres(ql)?:\/\//.test(databaseUrl)) {
     throw new Error('DATABASE_URL must start with postgres:// (unset it to use the embedded SQLite)');
+  }
+  const poolSize = Number(env.DATABASE_POOL_SIZE || 10);
+  if (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000) {
+    throw new Error(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got ${env.DATABASE_POOL_SIZE}`);
   }
   let s3: S3Config | undefined;
   if (storage === 's3') {
@@ -75,5 +100,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logger: flag(env.LOG, true),
     uploadPartSize: partSizeFromEnv(env),
     readCache: flag(env.READ_CACHE, true),
+    poolSize,
+    trustProxy: trustProxyFrom(env.TRUST_PROXY),
   };
 }

@@ -16,5 +16,6 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   });
 }
 
-await app.listen({ port: config.port, host: config.host });
-console.log(`知识学习后台: http://${config.host}:${config.port}/  (API docs: /docs)`);
+// The address actually bound (PORT=0 picks a free port: tests and benchmarks read it here).
+const address = await app.listen({ port: config.port, host: config.host });
+console.log(`知识学习后台: ${address}/  (API docs: /docs)`);

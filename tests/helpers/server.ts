@@ -71,7 +71,7 @@ export interface TestServer {
   app: Awaited<ReturnType<typeof buildApp>>['app'];
 }
 
-async function freshPostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
+export async function freshPostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `t_${randomBytes(6).toString('hex')}`;
   const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();

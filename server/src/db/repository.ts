@@ -1,15 +1,17 @@
 // Generic repository of the entity tables, driven by the resource descriptors. Every column name
 // it puts into SQL comes from the entity's schema (never from the request), and every value is a
 // bound parameter.
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import { toColumn, type ResourceDescriptor } from '../../../schemas/descriptor';
-import type { Db } from './database';
+import type { Db, DialectName } from './database';
 import type { OrderTerm } from './orderName';
 import { adjustCounts, keptCount } from './rowCounts';
 import { videoCommentResource } from '../../../schemas/videoComment';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables are chosen by descriptor at run time
 type AnyDb = Kysely<any>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+type AnyTrx = Transaction<any>;
 export type Row = Record<string, unknown>;
 
 export interface FieldColumn {
@@ -126,6 +128,16 @@ function toColumns(descriptor: ResourceDescriptor, values: Row): Row {
   return out;
 }
 
+/**
+ * A row read for a change inside a transaction. On PostgreSQL it is locked (FOR UPDATE) until the
+ * transaction ends, since other connections, or other server processes, may change it meanwhile;
+ * SQLite has one writer at a time and no FOR UPDATE.
+ */
+async function lockedRow(trx: AnyTrx, dialect: DialectName, descriptor: ResourceDescriptor, id: number): Promise<Row | undefined> {
+  const query = trx.selectFrom(descriptor.table).select(selection(descriptor)).where('ID', '=', id);
+  return (await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst()) as Row | undefined;
+}
+
 // Writes run in a transaction with the ROW_COUNT adjustments, so the kept totals are exact.
 export async function insertRow({ db }: Db, descriptor: ResourceDescriptor, values: Row): Promise<Row> {
   return (db as unknown as AnyDb).transaction().execute(async (trx) => {
@@ -149,8 +161,9 @@ export async function updateRow(
   if (Object.keys(set).length === 0) return findRow(database, descriptor, 'Id', id);
   const movesCount = descriptor.filters.some((f) => values[f] !== undefined);
   return (database.db as unknown as AnyDb).transaction().execute(async (trx) => {
-    // A change of a filter column moves the row from one kept count to another.
-    const before = movesCount ? await findRow({ ...database, db: trx as never }, descriptor, 'Id', id) : undefined;
+    // A change of a filter column moves the row from one kept count to another; the row is locked
+    // while read, so that a concurrent move or delete cannot count it from a stale value.
+    const before = movesCount ? await lockedRow(trx, database.dialect, descriptor, id) : undefined;
     const row = (await trx
       .updateTable(descriptor.table)
       .set(set)
@@ -172,9 +185,9 @@ const CASCADES: Partial<Record<string, { child: ResourceDescriptor; field: strin
 
 export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id: number): Promise<boolean> {
   return (database.db as unknown as AnyDb).transaction().execute(async (trx) => {
-    const existing = (await trx.selectFrom(descriptor.table).select(selection(descriptor)).where('ID', '=', id).executeTakeFirst()) as
-      | Row
-      | undefined;
+    // Locked first: a concurrent move cannot change what is uncounted below, and a child insert
+    // (its foreign key check) waits for this delete instead of deadlocking with it.
+    const existing = await lockedRow(trx, database.dialect, descriptor, id);
     if (!existing) return false;
     // Children first: the foreign key's own cascade would remove them without their counts.
     const cascade = CASCADES[descriptor.resource];

@@ -10,7 +10,7 @@ declare module 'fastify' {
 }
 
 export default fp<{ config: Config }>(async (app, { config }) => {
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl });
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.poolSize });
   // Without the read cache every call reads the database (benchmarks compare both).
   if (!config.readCache) database.dataVersion = () => Promise.resolve(undefined);
   app.decorate('database', database);

@@ -2,7 +2,7 @@
 // message; 5xx details are logged, never sent.
 import fp from 'fastify-plugin';
 import type { FastifyError } from 'fastify';
-import { ApiError } from '../errors';
+import { ApiError, constraintViolation, MSG_CONCURRENT_CHANGE } from '../errors';
 import { databaseFault } from '../http/faults';
 import { fieldErrors } from '../http/validationMessages';
 
@@ -35,6 +35,8 @@ export default fp(async (app) => {
       request.log.warn({ err: error }, 'database unavailable');
       return reply.status(fault.status).send({ code: fault.status, msg: fault.message });
     }
+    // A race lost to a concurrent write (the checks passed, the constraint did not): 409, not 500.
+    if (constraintViolation(error)) return reply.status(409).send({ code: 409, msg: MSG_CONCURRENT_CHANGE });
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 500;
     if (status === 500) {
       request.log.error({ err: error }, 'unhandled error');

@@ -2,6 +2,7 @@
 import type { FastifyInstance } from 'fastify';
 import { RESOURCES } from '../../../schemas/index';
 import authRoutes from './auth';
+import healthRoutes from './health';
 import { registerCrud } from './crud';
 import memberRoutes from './members';
 import multipartRoutes from './multipart';
@@ -22,6 +23,7 @@ const HAND_WRITTEN = new Set([
 
 export default async function routes(app: FastifyInstance) {
   for (const descriptor of RESOURCES) registerCrud(app, descriptor, HAND_WRITTEN);
+  await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(memberRoutes);
   await app.register(videoRoutes);

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { videoResource } from '../../../schemas/video';
 import { videoCommentResource } from '../../../schemas/videoComment';
 import { findRow, incrementCounter, insertRow, deleteRow } from '../db/repository';
-import { badRequest, notFound } from '../errors';
+import { badRequest, constraintViolation, notFound } from '../errors';
 import { MSG_PUBLISHED, ok } from '../http/envelope';
 import { requireAccess, requireAnyCode, requireOwnership } from '../plugins/permissions';
 import { richTextIsEmpty, sanitizeRichText } from '../richText';
@@ -43,6 +43,9 @@ export default async function videoRoutes(app: FastifyInstance) {
       AuCode: member.AU_CODE,
       AuName: member.AU_NAME,
       OrganizationName: member.ORGANIZATION_NAME,
+    }).catch((err: unknown) => {
+      // The video was deleted (by another request) after the check above.
+      throw constraintViolation(err) === 'foreignKey' ? notFound('视频不存在或已被删除') : err;
     });
     return ok(row, MSG_PUBLISHED);
   });

@@ -1,0 +1,81 @@
+// Starts the real server as its own process (`node --import tsx server/src/server.ts`), as it runs
+// in production: several of them on one database for the scale-out test, one for the upload
+// benchmark, which reads the memory of exactly this process (node itself, no npx or tsx wrapper).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+export interface ServerProcess {
+  url: string;
+  pid: number;
+  child: ChildProcess;
+  /** What the process wrote to stderr so far (for failure messages). */
+  stderr(): string;
+  /** SIGTERM (the server closes cleanly), then SIGKILL if it lingers. */
+  stop(): Promise<void>;
+}
+
+/** Starts one server process with `env` over a clean environment; resolves once it listens. */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+    cwd: ROOT,
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      LOG: '0',
+      DEMO_DATA: '0',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stderr!.on('data', (chunk: Buffer) => (err += chunk.toString()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start within ${timeoutMs} ms\n${err}`)), timeoutMs);
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      // server.ts prints the address it bound once it listens.
+      const found = /知识学习后台: (http:\/\/[^\s/]+)\//.exec(out);
+      if (found) {
+        clearTimeout(timer);
+        resolve(found[1]!);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`server exited (${code ?? signal}) before listening\n${err}`));
+    });
+  });
+  return {
+    url,
+    pid: child.pid!,
+    child,
+    stderr: () => err,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+/** Resident memory of a process in MB (VmRSS of /proc/<pid>/status); undefined once it is gone. */
+export function rssMb(pid: number): number | undefined {
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kb = /VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1];
+    return kb === undefined ? undefined : Number(kb) / 1024;
+  } catch {
+    return undefined;
+  }
+}
