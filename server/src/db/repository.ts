@@ -7,6 +7,7 @@ import type { Db } from './database';
 import type { OrderTerm } from './orderName';
 import { adjustCounts, keptCount } from './rowCounts';
 import { videoCommentResource } from '../../../schemas/videoComment';
+import { auditRecord, type AuditActor } from '../audit/log';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables are chosen by descriptor at run time
 type AnyDb = Kysely<any>;
@@ -115,8 +116,9 @@ function toColumns(descriptor: ResourceDescriptor, values: Row): Row {
   return out;
 }
 
-// Writes run in a transaction with the ROW_COUNT adjustments, so the kept totals are exact.
-export async function insertRow({ db }: Db, descriptor: ResourceDescriptor, values: Row): Promise<Row> {
+// Writes run in a transaction with the ROW_COUNT adjustments, so the kept totals are exact, and
+// with their audit log entry when `audit` names the member making them (server/src/audit/log.ts).
+export async function insertRow({ db }: Db, descriptor: ResourceDescriptor, values: Row, audit?: AuditActor): Promise<Row> {
   return (db as unknown as AnyDb).transaction().execute(async (trx) => {
     const row = (await trx
       .insertInto(descriptor.table)
@@ -124,6 +126,7 @@ export async function insertRow({ db }: Db, descriptor: ResourceDescriptor, valu
       .returning(selection(descriptor))
       .executeTakeFirstOrThrow()) as Row;
     await adjustCounts(trx, descriptor, row, 1);
+    if (audit) await auditRecord(trx, audit, descriptor, 'create', undefined, row);
     return row;
   });
 }
@@ -133,23 +136,26 @@ export async function updateRow(
   descriptor: ResourceDescriptor,
   id: number,
   values: Row,
+  audit?: AuditActor,
 ): Promise<Row | undefined> {
   const set = toColumns(descriptor, values);
   if (Object.keys(set).length === 0) return findRow(database, descriptor, 'Id', id);
   const movesCount = descriptor.filters.some((f) => values[f] !== undefined);
   return (database.db as unknown as AnyDb).transaction().execute(async (trx) => {
     // A change of a filter column moves the row from one kept count to another.
-    const before = movesCount ? await findRow({ ...database, db: trx as never }, descriptor, 'Id', id) : undefined;
+    // The audit log needs the row as it was too.
+    const before = movesCount || audit ? await findRow({ ...database, db: trx as never }, descriptor, 'Id', id) : undefined;
     const row = (await trx
       .updateTable(descriptor.table)
       .set(set)
       .where('ID', '=', id)
       .returning(selection(descriptor))
       .executeTakeFirst()) as Row | undefined;
-    if (row && before) {
+    if (row && before && movesCount) {
       await adjustCounts(trx, descriptor, before, -1);
       await adjustCounts(trx, descriptor, row, 1);
     }
+    if (row && before && audit) await auditRecord(trx, audit, descriptor, 'update', before, row);
     return row;
   });
 }
@@ -159,7 +165,7 @@ const CASCADES: Partial<Record<string, { child: ResourceDescriptor; field: strin
   video: { child: videoCommentResource, field: 'VdCode', parentField: 'VdCode' },
 };
 
-export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id: number): Promise<boolean> {
+export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id: number, audit?: AuditActor): Promise<boolean> {
   return (database.db as unknown as AnyDb).transaction().execute(async (trx) => {
     const existing = (await trx.selectFrom(descriptor.table).select(selection(descriptor)).where('ID', '=', id).executeTakeFirst()) as
       | Row
@@ -167,6 +173,7 @@ export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id
     if (!existing) return false;
     // Children first: the foreign key's own cascade would remove them without their counts.
     const cascade = CASCADES[descriptor.resource];
+    let cascaded = 0;
     if (cascade) {
       const { child, field, parentField } = cascade;
       // Only the filter columns are read back: a busy video may have many long comments.
@@ -176,10 +183,16 @@ export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id
         .returning(child.filters.map((f) => `${columnOf(child, f)} as ${f}`))
         .execute()) as Row[];
       await adjustCounts(trx, child, removed, -1);
+      cascaded = removed.length;
     }
     const result = await trx.deleteFrom(descriptor.table).where('ID', '=', id).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) return false;
     await adjustCounts(trx, descriptor, existing, -1);
+    if (audit) {
+      // The children go with their parent in the parent's one entry (how many), not one entry each.
+      const extra = cascade && cascaded > 0 ? [{ field: cascade.child.resource, label: `随之删除的${cascade.child.label}`, before: cascaded }] : [];
+      await auditRecord(trx, audit, descriptor, 'delete', existing, undefined, extra);
+    }
     return true;
   });
 }
