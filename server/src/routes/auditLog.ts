@@ -22,8 +22,18 @@ export const auditListSchema = {
     ...base.properties,
     Resource: { type: ['string', 'null'], enum: [...AUDITED_RESOURCE_NAMES, '', null] },
     Action: { type: ['string', 'null'], enum: [...AUDIT_ACTIONS, '', null] },
-    AtFrom: { type: ['string', 'null'], maxLength: 40, pattern: TIME_PATTERN },
-    AtTo: { type: ['string', 'null'], maxLength: 40, pattern: TIME_PATTERN },
+    AtFrom: {
+      type: ['string', 'null'],
+      maxLength: 40,
+      pattern: TIME_PATTERN,
+      description: '起始时间（含）：ISO 8601 时间，或 YYYY-MM-DD（该 UTC 日零点）',
+    },
+    AtTo: {
+      type: ['string', 'null'],
+      maxLength: 40,
+      pattern: TIME_PATTERN,
+      description: '截止时间（含）：ISO 8601 时间，或 YYYY-MM-DD（整个 UTC 日）',
+    },
   },
 } as const;
 
