@@ -76,6 +76,8 @@ export interface ResourceDescriptor<S extends ObjectSchema = ObjectSchema> {
   readonly searchFields: readonly string[];
   /** Equality filters a list call accepts (VdtCode, ScCode…). */
   readonly filters: readonly string[];
+  /** Further parameters of the list call beyond filters and search fields (the audit log's time range). */
+  readonly listParams?: readonly string[];
   readonly pageSize: number;
   readonly dialog: { readonly width: number; readonly title: string };
 }

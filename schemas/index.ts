@@ -1,4 +1,5 @@
 // Registry of every resource descriptor, in menu order.
+import { auditLogResource } from './auditLog';
 import type { ResourceDescriptor } from './descriptor';
 import { memberResource } from './member';
 import { articleResource, tykjArticleResource } from './standardArticle';
@@ -17,6 +18,7 @@ export { usewebResource, usewebSchema } from './useweb';
 export { articleResource, tykjArticleResource, standardArticleSchema } from './standardArticle';
 export { classifyResource, tykjClassifyResource, standardClassifySchema, ROOT_CODE } from './standardClassify';
 export { memberResource, memberSchema, PERMISSION_STRING_PATTERN } from './member';
+export { auditLogResource, auditLogSchema } from './auditLog';
 
 export const RESOURCES = [
   videoResource,
@@ -28,6 +30,7 @@ export const RESOURCES = [
   classifyResource,
   tykjClassifyResource,
   memberResource,
+  auditLogResource,
 ] as const satisfies readonly ResourceDescriptor[];
 
 export type ResourceName = (typeof RESOURCES)[number]['resource'];

@@ -16,6 +16,7 @@ import { theme } from './theme';
 const VideoTypeList = lazyScreen(() => import('./resources/videoType/VideoTypeList'));
 const UsewebList = lazyScreen(() => import('./resources/useweb/UsewebList'));
 const MemberList = lazyScreen(() => import('./resources/member/MemberList'));
+const AuditLogList = lazyScreen(() => import('./resources/auditLog/AuditLogList'));
 const ClassifyManage = lazyScreen(() => import('./resources/classify/ClassifyManage'));
 const VideoEditScreen = lazyScreen(() => import('./resources/video/VideoList'));
 const VideoViewScreen = lazyScreen(() => import('./resources/videoView/VideoViewList'));
@@ -40,6 +41,7 @@ function guarded(module: ScreenModule, Screen: ComponentType): ComponentType {
 const VideoTypeScreen = guarded('videoType', VideoTypeList);
 const UsewebScreen = guarded('useweb', UsewebList);
 const MemberScreen = guarded('admin', MemberList);
+const AuditLogScreen = guarded('admin', AuditLogList);
 const VideoScreen = guarded('video', VideoEditScreen);
 const VideoViewPage = guarded('videoView', VideoViewScreen);
 const VideoDetailsPage = guarded('videoView', VideoDetailsScreen);
@@ -69,6 +71,7 @@ function AdminApp() {
       <Resource name="videoType" list={VideoTypeScreen} options={{ label: '视频分类' }} />
       <Resource name="useweb" list={UsewebScreen} options={{ label: '常用网站管理' }} />
       <Resource name="member" list={MemberScreen} options={{ label: '成员管理' }} />
+      <Resource name="auditLog" list={AuditLogScreen} options={{ label: '操作日志' }} />
       <CustomRoutes>
         {/* The legacy paths of SPEC.md, real deep links (a browser router, not a hash). */}
         <Route path={PATHS.videoView} element={<VideoViewPage />} />

@@ -7,6 +7,7 @@ import CollectionsBookmarkIcon from '@mui/icons-material/CollectionsBookmark';
 import DescriptionIcon from '@mui/icons-material/Description';
 import FolderOpenIcon from '@mui/icons-material/FolderOpen';
 import GavelIcon from '@mui/icons-material/Gavel';
+import HistoryIcon from '@mui/icons-material/History';
 import LanguageIcon from '@mui/icons-material/Language';
 import MenuBookIcon from '@mui/icons-material/MenuBook';
 import OndemandVideoIcon from '@mui/icons-material/OndemandVideo';
@@ -54,6 +55,7 @@ export const PATHS = {
   tykjManage: '/Knowledge/TYKJ/Manage',
   useweb: '/useweb',
   member: '/member',
+  auditLog: '/auditLog',
 } as const;
 
 export const MENU: ScreenGroup[] = [
@@ -92,5 +94,11 @@ export const MENU: ScreenGroup[] = [
     ],
   },
   { label: '常用网站', items: [{ label: '常用网站管理', to: PATHS.useweb, module: 'useweb', icon: LanguageIcon }] },
-  { label: '系统管理', items: [{ label: '成员管理', to: PATHS.member, module: 'admin', icon: PeopleIcon }] },
+  {
+    label: '系统管理',
+    items: [
+      { label: '成员管理', to: PATHS.member, module: 'admin', icon: PeopleIcon },
+      { label: '操作日志', to: PATHS.auditLog, module: 'admin', icon: HistoryIcon },
+    ],
+  },
 ];

@@ -22,3 +22,14 @@ export function richTextIsEmpty(html: string): boolean {
   if (template.content.querySelector('img')) return false;
   return (template.content.textContent ?? '').replace(INVISIBLE, '') === '';
 }
+
+/** The text a reader sees in stored rich text, whitespace collapsed (for the audit log's excerpts). */
+export function richTextPlainText(html: string): string {
+  const template = window.document.createElement('template');
+  template.innerHTML = sanitizeRichText(html);
+  // Blocks and line breaks separate words: <p>a</p><p>b</p> reads "a b", not "ab".
+  for (const el of template.content.querySelectorAll('p, div, li, br, tr, td, th, h1, h2, h3, h4, h5, h6, blockquote, pre')) {
+    el.append(window.document.createTextNode(' '));
+  }
+  return (template.content.textContent ?? '').replace(/[\s\u200b-\u200d\u2060]+/g, ' ').trim();
+}

@@ -38,9 +38,9 @@ export function wantsAll(filter: Record<string, unknown> | undefined): boolean {
   return all === 1 || all === true || all === '1';
 }
 
-/** Keeps only the descriptor's declared filters and search fields, without empty values. */
+/** Keeps only the descriptor's declared filters, search fields and list parameters, without empty values. */
 export function pickFilters(descriptor: ResourceDescriptor, filter: Record<string, unknown> = {}): Record<string, unknown> {
-  const allowed = new Set([...descriptor.filters, ...descriptor.searchFields]);
+  const allowed = new Set([...descriptor.filters, ...descriptor.searchFields, ...(descriptor.listParams ?? [])]);
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(filter)) {
     if (!allowed.has(key) || value === undefined || value === null || value === '') continue;

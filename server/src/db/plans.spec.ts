@@ -34,6 +34,7 @@ const FILTER_SHAPES: Record<string, Record<string, string | number>[]> = {
   tykjArticle: [{}, { ScCode: 'x' }, { type: 0 }],
   classify: [{}, { type: 1 }, { ScFatherCode: '0', type: 1 }, { ScFatherCode: 'x' }],
   tykjClassify: [{}, { type: 0 }, { ScFatherCode: '0', type: 0 }],
+  auditLog: [{}, { Resource: 'video' }, { AuCode: 'x' }],
 };
 
 const cases = (RESOURCES as readonly ResourceDescriptor[])

@@ -7,6 +7,7 @@ import type { Db, DialectName } from './database';
 import type { OrderTerm } from './orderName';
 import { adjustCounts, keptCount } from './rowCounts';
 import { videoCommentResource } from '../../../schemas/videoComment';
+import { auditRecord, type AuditActor } from '../audit/log';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables are chosen by descriptor at run time
 type AnyDb = Kysely<any>;
@@ -138,8 +139,9 @@ async function lockedRow(trx: AnyTrx, dialect: DialectName, descriptor: Resource
   return (await (dialect === 'postgres' ? query.forUpdate() : query).executeTakeFirst()) as Row | undefined;
 }
 
-// Writes run in a transaction with the ROW_COUNT adjustments, so the kept totals are exact.
-export async function insertRow({ db }: Db, descriptor: ResourceDescriptor, values: Row): Promise<Row> {
+// Writes run in a transaction with the ROW_COUNT adjustments, so the kept totals are exact, and
+// with their audit log entry when `audit` names the member making them (server/src/audit/log.ts).
+export async function insertRow({ db }: Db, descriptor: ResourceDescriptor, values: Row, audit?: AuditActor): Promise<Row> {
   return (db as unknown as AnyDb).transaction().execute(async (trx) => {
     const row = (await trx
       .insertInto(descriptor.table)
@@ -147,6 +149,7 @@ export async function insertRow({ db }: Db, descriptor: ResourceDescriptor, valu
       .returning(selection(descriptor))
       .executeTakeFirstOrThrow()) as Row;
     await adjustCounts(trx, descriptor, row, 1);
+    if (audit) await auditRecord(trx, audit, descriptor, 'create', undefined, row);
     return row;
   });
 }
@@ -156,6 +159,7 @@ export async function updateRow(
   descriptor: ResourceDescriptor,
   id: number,
   values: Row,
+  audit?: AuditActor,
 ): Promise<Row | undefined> {
   const set = toColumns(descriptor, values);
   if (Object.keys(set).length === 0) return findRow(database, descriptor, 'Id', id);
@@ -163,17 +167,19 @@ export async function updateRow(
   return (database.db as unknown as AnyDb).transaction().execute(async (trx) => {
     // A change of a filter column moves the row from one kept count to another; the row is locked
     // while read, so that a concurrent move or delete cannot count it from a stale value.
-    const before = movesCount ? await lockedRow(trx, database.dialect, descriptor, id) : undefined;
+    // The audit log needs the row as it was too.
+    const before = movesCount || audit ? await lockedRow(trx, database.dialect, descriptor, id) : undefined;
     const row = (await trx
       .updateTable(descriptor.table)
       .set(set)
       .where('ID', '=', id)
       .returning(selection(descriptor))
       .executeTakeFirst()) as Row | undefined;
-    if (row && before) {
+    if (row && before && movesCount) {
       await adjustCounts(trx, descriptor, before, -1);
       await adjustCounts(trx, descriptor, row, 1);
     }
+    if (row && before && audit) await auditRecord(trx, audit, descriptor, 'update', before, row);
     return row;
   });
 }
@@ -183,7 +189,7 @@ const CASCADES: Partial<Record<string, { child: ResourceDescriptor; field: strin
   video: { child: videoCommentResource, field: 'VdCode', parentField: 'VdCode' },
 };
 
-export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id: number): Promise<boolean> {
+export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id: number, audit?: AuditActor): Promise<boolean> {
   return (database.db as unknown as AnyDb).transaction().execute(async (trx) => {
     // Locked first: a concurrent move cannot change what is uncounted below, and a child insert
     // (its foreign key check) waits for this delete instead of deadlocking with it.
@@ -191,6 +197,7 @@ export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id
     if (!existing) return false;
     // Children first: the foreign key's own cascade would remove them without their counts.
     const cascade = CASCADES[descriptor.resource];
+    let cascaded = 0;
     if (cascade) {
       const { child, field, parentField } = cascade;
       // Only the filter columns are read back: a busy video may have many long comments.
@@ -200,10 +207,16 @@ export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id
         .returning(child.filters.map((f) => `${columnOf(child, f)} as ${f}`))
         .execute()) as Row[];
       await adjustCounts(trx, child, removed, -1);
+      cascaded = removed.length;
     }
     const result = await trx.deleteFrom(descriptor.table).where('ID', '=', id).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) return false;
     await adjustCounts(trx, descriptor, existing, -1);
+    if (audit) {
+      // The children go with their parent in the parent's one entry (how many), not one entry each.
+      const extra = cascade && cascaded > 0 ? [{ field: cascade.child.resource, label: `随之删除的${cascade.child.label}`, before: cascaded }] : [];
+      await auditRecord(trx, audit, descriptor, 'delete', existing, undefined, extra);
+    }
     return true;
   });
 }

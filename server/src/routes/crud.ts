@@ -1,5 +1,6 @@
 // The ordinary list / single / add / update / delete calls of SPEC.md section 7, generated from
-// the resource descriptors. Calls listed in `handWritten` are left to their own modules.
+// the resource descriptors. Calls listed in `handWritten` are left to their own modules. Every
+// write passes the member to the repository, which logs it in the same transaction (audit log).
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { ResourceDescriptor } from '../../../schemas/descriptor';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
@@ -56,7 +57,7 @@ export function writeRoute(
   });
 }
 
-function listFilters(descriptor: ResourceDescriptor, params: Params) {
+export function listFilters(descriptor: ResourceDescriptor, params: Params) {
   const equals: Record<string, string | number> = {};
   const contains: Record<string, string> = {};
   for (const field of descriptor.filters) {
@@ -152,7 +153,7 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
       const member = await requireAccess(request, descriptor, 'create');
       const values: Row = { ...body };
       await prepareWrite(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, values, undefined);
-      return ok(present(descriptor, await insertRow(app.database, descriptor, values)));
+      return ok(present(descriptor, await insertRow(app.database, descriptor, values, member)));
     });
   }
 
@@ -164,7 +165,7 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
       const values: Row = { ...body };
       delete values.Id;
       await prepareWrite(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, values, existing);
-      const updated = await updateRow(app.database, descriptor, Number(body.Id), values);
+      const updated = await updateRow(app.database, descriptor, Number(body.Id), values, member);
       if (!updated) throw notFound(`${descriptor.label}不存在或已被删除`);
       return ok(present(descriptor, updated));
     });
@@ -176,7 +177,7 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
       const existing = await loadById(app, descriptor, body.Id);
       if (OWNED[descriptor.resource]?.includes('delete')) requireOwnership(member, descriptor.resource, existing);
       await checkDelete(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, existing);
-      if (!(await deleteRow(app.database, descriptor, Number(body.Id)))) throw notFound(`${descriptor.label}不存在或已被删除`);
+      if (!(await deleteRow(app.database, descriptor, Number(body.Id), member))) throw notFound(`${descriptor.label}不存在或已被删除`);
       return ok(present(descriptor, existing), MSG_DELETED);
     });
   }

@@ -1,6 +1,7 @@
 // Every call of the API: generated ones from the descriptors, then the hand-written ones.
 import type { FastifyInstance } from 'fastify';
 import { RESOURCES } from '../../../schemas/index';
+import auditLogRoutes from './auditLog';
 import authRoutes from './auth';
 import healthRoutes from './health';
 import { registerCrud } from './crud';
@@ -19,6 +20,7 @@ const HAND_WRITTEN = new Set([
   'Ajax/AddMember',
   'Ajax/UpdateMember',
   'Ajax/DelMember',
+  'Ajax/GetAuditLogListInAdmin',
 ]);
 
 export default async function routes(app: FastifyInstance) {
@@ -30,4 +32,5 @@ export default async function routes(app: FastifyInstance) {
   await app.register(usewebRoutes);
   await app.register(uploadRoutes);
   await app.register(multipartRoutes);
+  await app.register(auditLogRoutes);
 }

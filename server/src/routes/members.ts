@@ -1,8 +1,10 @@
 // Member administration (API.md "Members"): administrators only. Passwords are hashed and never
-// returned; a password change or deletion ends that member's sessions at once.
+// returned; a password change or deletion ends that member's sessions at once. Every change is
+// logged in its own transaction (audit log), a new password only as "changed".
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { memberResource, memberSchema } from '../../../schemas/member';
+import { auditRecord } from '../audit/log';
 import { endSessionsOf, newCode, toMemberRecord } from '../auth/members';
 import { hashPassword } from '../auth/password';
 import { parseOrderName } from '../db/orderName';
@@ -73,29 +75,30 @@ export default async function memberRoutes(app: FastifyInstance) {
   });
 
   writeRoute(app, '/Ajax/AddMember', addSchema, { tags, summary: '新增成员' }, async (request, raw) => {
-    await requireAdmin(request);
+    const admin = await requireAdmin(request);
     const body = raw as MemberBody;
     await ensureUniqueName(body.UserName!);
-    const row = await db
-      .insertInto('MEMBER')
-      .values({
-        AU_CODE: newCode(),
-        USER_NAME: body.UserName!,
-        AU_NAME: body.AuName!,
-        ORGANIZATION_NAME: body.OrganizationName ?? '',
-        IS_ADMIN: body.IsAdmin ?? 0,
-        IS_BUILTIN: 0,
-        MODULES: JSON.stringify(body.Modules ?? {}),
-        PASSWORD_HASH: await hashPassword(body.Password!),
-        UPDATE_TIME: new Date().toISOString(),
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const values = {
+      AU_CODE: newCode(),
+      USER_NAME: body.UserName!,
+      AU_NAME: body.AuName!,
+      ORGANIZATION_NAME: body.OrganizationName ?? '',
+      IS_ADMIN: body.IsAdmin ?? 0,
+      IS_BUILTIN: 0,
+      MODULES: JSON.stringify(body.Modules ?? {}),
+      PASSWORD_HASH: await hashPassword(body.Password!),
+      UPDATE_TIME: new Date().toISOString(),
+    };
+    const row = await db.transaction().execute(async (trx) => {
+      const added = await trx.insertInto('MEMBER').values(values).returningAll().executeTakeFirstOrThrow();
+      await auditRecord(trx, admin, memberResource, 'create', undefined, toMemberRecord(added));
+      return added;
+    });
     return ok(toMemberRecord(row));
   });
 
   writeRoute(app, '/Ajax/UpdateMember', updateBodySchema(memberResource), { tags, summary: '修改成员' }, async (request, raw) => {
-    await requireAdmin(request);
+    const admin = await requireAdmin(request);
     const body = raw as MemberBody;
     const existing = await load(body.Id!);
     if (existing.IS_BUILTIN === 1 && body.IsAdmin === 0) {
@@ -111,7 +114,12 @@ export default async function memberRoutes(app: FastifyInstance) {
       ...(body.Password !== undefined && { PASSWORD_HASH: await hashPassword(body.Password) }),
       UPDATE_TIME: new Date().toISOString(),
     };
-    const row = await db.updateTable('MEMBER').set(set).where('ID', '=', existing.ID).returningAll().executeTakeFirstOrThrow();
+    const row = await db.transaction().execute(async (trx) => {
+      const updated = await trx.updateTable('MEMBER').set(set).where('ID', '=', existing.ID).returningAll().executeTakeFirstOrThrow();
+      const password = body.Password !== undefined ? [{ field: 'Password', redacted: true as const }] : [];
+      await auditRecord(trx, admin, memberResource, 'update', toMemberRecord(existing), toMemberRecord(updated), password);
+      return updated;
+    });
     // A new password ends every session of the member (one's own included: log in again).
     if (body.Password !== undefined) await endSessionsOf(app.database, existing.AU_CODE);
     return ok(toMemberRecord(row));
@@ -123,7 +131,10 @@ export default async function memberRoutes(app: FastifyInstance) {
     if (existing.IS_BUILTIN === 1) throw badRequest('内置管理员不能删除');
     if (existing.AU_CODE === admin.AU_CODE) throw badRequest('不能删除自己');
     await endSessionsOf(app.database, existing.AU_CODE);
-    await db.deleteFrom('MEMBER').where('ID', '=', existing.ID).execute();
+    await db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('MEMBER').where('ID', '=', existing.ID).execute();
+      await auditRecord(trx, admin, memberResource, 'delete', toMemberRecord(existing), undefined);
+    });
     return ok(toMemberRecord(existing), MSG_DELETED);
   });
 }

@@ -1,6 +1,9 @@
-// UpdateUsewebSort: the order of the websites after a drag sort, all rows in one transaction.
+// UpdateUsewebSort: the order of the websites after a drag sort, all rows in one transaction with
+// one audit log entry listing the websites whose place changed.
 import type { FastifyInstance } from 'fastify';
+import type { AuditChange } from '../../../schemas/auditLog';
 import { usewebResource } from '../../../schemas/useweb';
+import { writeAudit } from '../audit/log';
 import { badRequest, notFound } from '../errors';
 import { ok } from '../http/envelope';
 import { requireAccess } from '../plugins/permissions';
@@ -48,14 +51,23 @@ function parseModelList(value: unknown): { Id: number; UwSort: number }[] {
 
 export default async function usewebRoutes(app: FastifyInstance) {
   writeRoute(app, '/Ajax/UpdateUsewebSort', sortBody, { tags: [usewebResource.label], summary: '保存网站排序' }, async (request, body) => {
-    await requireAccess(request, usewebResource, 'sort');
+    const member = await requireAccess(request, usewebResource, 'sort');
     const entries = parseModelList(body.modelList);
     await app.database.db.transaction().execute(async (trx) => {
+      // The places before the sort, for the log (the websites are few: one read).
+      const ids = [...new Set(entries.map((e) => e.Id))];
+      const before = new Map(
+        (await trx.selectFrom('USEWEB').select(['ID', 'UW_NAME', 'UW_SORT']).where('ID', 'in', ids).execute()).map((r) => [r.ID, r]),
+      );
+      const changes: AuditChange[] = [];
       for (const { Id, UwSort } of entries) {
         const result = await trx.updateTable('USEWEB').set({ UW_SORT: UwSort }).where('ID', '=', Id).executeTakeFirst();
         // An unknown Id rolls the whole order back: nothing half-saved.
         if (Number(result.numUpdatedRows) === 0) throw notFound(`网站不存在或已被删除 (Id ${Id})`);
+        const old = before.get(Id);
+        if (old && old.UW_SORT !== UwSort) changes.push({ field: 'UwSort', id: Id, name: old.UW_NAME, before: old.UW_SORT, after: UwSort });
       }
+      await writeAudit(trx, member, { action: 'sort', resource: usewebResource.resource, recordName: '网站排序', changes });
     });
     return ok(entries.length);
   });

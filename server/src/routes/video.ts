@@ -23,6 +23,7 @@ export default async function videoRoutes(app: FastifyInstance) {
   ] as const) {
     writeRoute(app, `/Ajax/${call}`, idBodySchema, { tags, summary }, async (request, body) => {
       await requireAnyCode(request, VIEW_MODULES, ['2']);
+      // Not in the audit log: a play or a like is a viewer's use of a video, not a change by staff.
       const value = await incrementCounter(app.database, videoResource, Number(body.Id), field);
       if (value === undefined) throw notFound('视频不存在或已被删除');
       return ok(value);
@@ -43,7 +44,7 @@ export default async function videoRoutes(app: FastifyInstance) {
       AuCode: member.AU_CODE,
       AuName: member.AU_NAME,
       OrganizationName: member.ORGANIZATION_NAME,
-    }).catch((err: unknown) => {
+    }, member).catch((err: unknown) => {
       // The video was deleted (by another request) after the check above.
       throw constraintViolation(err) === 'foreignKey' ? notFound('视频不存在或已被删除') : err;
     });
@@ -55,7 +56,7 @@ export default async function videoRoutes(app: FastifyInstance) {
     const existing = await findRow(app.database, videoCommentResource, 'Id', Number(body.Id));
     if (!existing) throw notFound('评论不存在或已被删除');
     requireOwnership(member, videoCommentResource.resource, existing);
-    await deleteRow(app.database, videoCommentResource, Number(body.Id));
+    if (!(await deleteRow(app.database, videoCommentResource, Number(body.Id), member))) throw notFound('评论不存在或已被删除');
     return ok(existing);
   });
 }

@@ -1,0 +1,93 @@
+// The audit log (操作日志): one read-only entry per successful write by a member: who added,
+// changed, deleted or re-sorted which record, and when. The server writes the entries; no call
+// changes or deletes them. Administrators read them.
+import { defineResource } from './descriptor';
+import { idField } from './fields';
+import type { JSONSchema } from 'json-schema-to-ts';
+
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'sort'] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
+  create: '新增',
+  update: '修改',
+  delete: '删除',
+  sort: '排序',
+};
+
+/**
+ * The resources whose writes are logged: the name the log shows for each, and the field that
+ * names a record (its readable label in the log).
+ */
+export const AUDITED_RESOURCES = {
+  video: { label: '视频', nameField: 'VdName' },
+  videoType: { label: '视频分类', nameField: 'VdtName' },
+  videoComment: { label: '视频评论', nameField: 'VmDes' },
+  useweb: { label: '常用网站', nameField: 'UwName' },
+  article: { label: '文章', nameField: 'SaName' },
+  tykjArticle: { label: '统一口径', nameField: 'SaName' },
+  classify: { label: '文章分类', nameField: 'ScName' },
+  tykjClassify: { label: '统一口径分类', nameField: 'ScName' },
+  member: { label: '成员', nameField: 'AuName' },
+} as const satisfies Record<string, { label: string; nameField: string }>;
+export type AuditedResource = keyof typeof AUDITED_RESOURCES;
+export const AUDITED_RESOURCE_NAMES = Object.keys(AUDITED_RESOURCES) as AuditedResource[];
+
+/**
+ * One changed (or, for an addition or a deletion, recorded) field. `before`/`after` are absent on
+ * the side that has no record. Long text and rich text are kept as a plain-text excerpt
+ * (`truncated`); secrets are never kept, only that they changed (`redacted`). A sort lists each
+ * moved record (`id`, `name`); `label` names items that are not fields of the schema.
+ */
+export interface AuditChange {
+  field: string;
+  label?: string;
+  before?: unknown;
+  after?: unknown;
+  truncated?: true;
+  redacted?: true;
+  id?: number;
+  name?: string;
+}
+
+export const auditLogSchema = {
+  type: 'object',
+  title: '操作日志',
+  properties: {
+    Id: idField,
+    At: { type: 'string', title: '时间', format: 'date-time', readOnly: true },
+    AuCode: { type: 'string', title: '操作人编码', maxLength: 64, readOnly: true },
+    AuName: { type: 'string', title: '操作人', readOnly: true },
+    Action: { type: 'string', title: '操作', enum: AUDIT_ACTIONS, readOnly: true },
+    Resource: { type: 'string', title: '对象', enum: AUDITED_RESOURCE_NAMES, readOnly: true },
+    RecordId: { type: ['integer', 'null'], title: '记录ID', readOnly: true },
+    RecordCode: { type: 'string', title: '记录编码', readOnly: true },
+    RecordName: { type: 'string', title: '名称', readOnly: true },
+    // Stored as JSON text; the list call answers it as the array.
+    Changes: { type: 'array', title: '变更内容', items: { type: 'object' }, readOnly: true },
+  },
+} as const satisfies JSONSchema;
+
+export const auditLogResource = defineResource({
+  resource: 'auditLog',
+  label: '操作日志',
+  service: 'Ajax',
+  table: 'AUDIT_LOG',
+  schema: auditLogSchema,
+  // Read only: there is no call to add, change or delete an entry.
+  calls: { list: 'GetAuditLogListInAdmin' },
+  defaultOrder: 'AT DESC',
+  module: 'admin',
+  listColumns: [
+    { field: 'At', render: 'datetime' },
+    { field: 'AuName' },
+    { field: 'Action' },
+    { field: 'Resource' },
+    { field: 'RecordName' },
+  ],
+  searchFields: ['RecordName'],
+  filters: ['Resource', 'Action', 'AuCode'],
+  listParams: ['AtFrom', 'AtTo'],
+  pageSize: 15,
+  dialog: { width: 800, title: '操作详情' },
+});

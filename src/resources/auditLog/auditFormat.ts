@@ -1,0 +1,64 @@
+// How the audit log reads to a person: Chinese names of resources, actions and fields (from the
+// schemas, never restated), and the kept values as text (flags as 是/否, permissions by module).
+import {
+  AUDIT_ACTION_LABELS,
+  AUDITED_RESOURCES,
+  type AuditAction,
+  type AuditChange,
+} from '../../../schemas/auditLog';
+import { MODULE_LABELS, PERMISSION_CODES, type ModuleKey, type PermissionCode } from '../../../schemas/descriptor';
+import { resourceByName } from '../../../schemas/index';
+import { fieldSchema, fieldTitle, isFlag } from '../../components/schemaFields';
+import { CODE_LABELS } from '../member/ModulePermissionsInput';
+
+export const EMPTY_VALUE = '—';
+export const REDACTED_TEXT = '已修改（内容不记录）';
+
+export function resourceLabel(resource: unknown): string {
+  const audited = (AUDITED_RESOURCES as Record<string, { label: string }>)[String(resource)];
+  return audited?.label ?? String(resource ?? '');
+}
+
+export function actionLabel(action: unknown): string {
+  return AUDIT_ACTION_LABELS[action as AuditAction] ?? String(action ?? '');
+}
+
+export const RESOURCE_CHOICES = Object.entries(AUDITED_RESOURCES).map(([id, { label }]) => ({ id, name: label }));
+export const ACTION_CHOICES = Object.entries(AUDIT_ACTION_LABELS).map(([id, name]) => ({ id, name }));
+
+/** The field's Chinese title; a sort names the moved record too (`常用网站甲 · 排序`). */
+export function changeLabel(resource: string, change: AuditChange): string {
+  if (change.label) return change.label;
+  const descriptor = resourceByName(resource);
+  const title = descriptor ? fieldTitle(descriptor, change.field) : change.field;
+  return change.name !== undefined ? `${change.name} · ${title}` : title;
+}
+
+function permissions(value: Record<string, unknown>): string {
+  const parts = Object.entries(value)
+    .filter(([, codes]) => typeof codes === 'string' && codes !== '')
+    .map(([module, codes]) => {
+      const names = String(codes)
+        .split(',')
+        .map((c) => c.trim())
+        .filter((c): c is PermissionCode => (PERMISSION_CODES as readonly string[]).includes(c))
+        .map((c) => CODE_LABELS[c]);
+      return `${MODULE_LABELS[module as ModuleKey] ?? module}：${names.join('、')}`;
+    });
+  return parts.length > 0 ? parts.join('；') : '（无）';
+}
+
+/** One side of a change as text. */
+export function formatValue(resource: string, change: AuditChange, side: 'before' | 'after'): string {
+  if (change.redacted) return side === 'after' ? REDACTED_TEXT : EMPTY_VALUE;
+  if (!(side in change)) return EMPTY_VALUE;
+  const value = change[side];
+  if (value === null || value === undefined) return EMPTY_VALUE;
+  const descriptor = resourceByName(resource);
+  const schema = descriptor ? fieldSchema(descriptor, change.field) : {};
+  if (isFlag(schema) && (value === 0 || value === 1)) return value === 1 ? '是' : '否';
+  if (Array.isArray(value)) return value.length > 0 ? value.map(String).join('、') : '（无）';
+  if (typeof value === 'object') return permissions(value as Record<string, unknown>);
+  if (value === '') return '（空）';
+  return String(value);
+}
