@@ -82,8 +82,8 @@ afterAll(async () => {
 });
 
 describe('s3 storage', () => {
-  it('is chosen by STORAGE=s3', () => {
-    const driver = createStorage({ storage: 's3', s3: config, dataDir: dir } as Config, Buffer.alloc(32));
+  it('is chosen by STORAGE=s3', async () => {
+    const driver = await createStorage({ storage: 's3', s3: config, dataDir: dir } as Config, Buffer.alloc(32));
     expect(driver.name).toBe('s3');
     expect(driver).toBeInstanceOf(S3Storage);
   });

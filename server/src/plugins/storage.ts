@@ -148,7 +148,7 @@ async function localRoutes(scope: FastifyInstance, { storage }: { storage: Local
 }
 
 async function storagePlugin(app: FastifyInstance, opts: StoragePluginOptions) {
-  const storage = createStorage(opts.config, opts.secret);
+  const storage = await createStorage(opts.config, opts.secret);
   app.decorate('storage', storage);
   if (storage instanceof LocalStorage) {
     await mkdir(storage.tmpDir, { recursive: true });
