@@ -1,17 +1,48 @@
-// npm run bench: generates the large data set, starts the server as its own process on loopback,
-// and measures each call with autocannon (bounded: a few seconds per figure, loopback only),
-// printing a table, the budgets of issue 6 as met or not, and JSON in bench-results/.
-import { spawn } from 'node:child_process';
+// npm run bench: generates the large data set into SQLite (and PostgreSQL when one can be had),
+// starts the server as its own process on loopback, and measures each call with autocannon
+// (bounded: a few seconds per figure), beside the same statements run in-process on the driver.
+// Then the 500 MB upload and the app's figures (bench:ui). Prints tables and the budgets of
+// issue 6 as met or not, and writes bench-results/latest.json.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
-import { generate, SIZES } from './generate';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
+import pg from 'pg';
+import type { ResourceDescriptor } from '../../schemas/descriptor';
+import { articleResource, tykjArticleResource } from '../../schemas/standardArticle';
+import { classifyResource } from '../../schemas/standardClassify';
+import { usewebResource } from '../../schemas/useweb';
+import { videoResource } from '../../schemas/video';
+import { videoCommentResource } from '../../schemas/videoComment';
+import { videoTypeResource } from '../../schemas/videoType';
+import type { Db } from '../../server/src/db/database';
+import type { Database } from '../../server/src/db/tables';
+import { parseOrderName } from '../../server/src/db/orderName';
+import { findRow, incrementCounter, listRows } from '../../server/src/db/repository';
+import { MAX_ALL_ROWS } from '../../server/src/routes/requestSchemas';
+import { rssMb, startServerProcess, type ServerProcess } from '../../tests/helpers/serverProcess';
+import { generate, generatePostgres, SIZES } from './generate';
+import { benchUpload, printUploadFigures, type UploadFigure } from './upload';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 const PASSWORD = 'bench-password';
+type Dialect = 'sqlite' | 'postgres';
+
+interface Case {
+  name: string;
+  path: string;
+  method?: 'GET' | 'POST';
+  body?: string;
+  /** The same data access in-process, through the repository: its statements are replayed on the driver. */
+  repo: (db: Db) => Promise<unknown>;
+}
 
 interface Figure {
+  dialect: Dialect;
+  cache: boolean;
   name: string;
   connections: number;
   rps: number;
@@ -19,110 +50,288 @@ interface Figure {
   p99: number;
   errors: number;
   rssMb: number;
+  /** The call's statements run in-process on the driver, per second (same concurrency on PostgreSQL). */
+  inProcessPerSec?: number;
 }
 
-function rssMb(pid: number): number {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024;
+const q = (p: Record<string, string | number>) => new URLSearchParams(Object.entries(p).map(([k, v]) => [k, String(v)])).toString();
+const d = (r: unknown) => r as ResourceDescriptor;
+
+function list(name: string, descriptor: ResourceDescriptor, params: Record<string, string | number>, equals: Record<string, string | number>, page?: number): Case {
+  const all = params.All === 1;
+  return {
+    name,
+    path: `/${descriptor.service}/${descriptor.calls.list}?${q({ ...params, ...(all ? {} : { pageIndex: page ?? 1, pageSize: 15 }) })}`,
+    repo: (db) =>
+      listRows(db, descriptor, {
+        equals,
+        contains: {},
+        order: parseOrderName(params.OrderName as string | undefined, descriptor),
+        page: all ? undefined : { index: page ?? 1, size: 15 },
+        limit: MAX_ALL_ROWS,
+      }),
+  };
 }
 
-async function startServer(dataDir: string, port: number) {
-  const child = spawn('npx', ['tsx', 'server/src/server.ts'], {
-    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG: '0', DEMO_DATA: '0', ADMIN_PASSWORD: PASSWORD },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  await new Promise<void>((resolve, reject) => {
-    child.stdout.on('data', (chunk: Buffer) => {
-      if (chunk.toString().includes('http://')) resolve();
-    });
-    child.once('exit', (c) => reject(new Error(`server exited with ${c}`)));
-  });
-  return child;
+function cases(data: { bigVdtCode: string; busyVdCode: string }): Case[] {
+  const video = d(videoResource);
+  const comment = d(videoCommentResource);
+  const videoOrder = { VdtCode: data.bigVdtCode, OrderName: 'IS_TOP DESC, VD_TIME DESC' };
+  return [
+    list('videos, first page', video, videoOrder, { VdtCode: data.bigVdtCode }),
+    list('videos, page 2000', video, videoOrder, { VdtCode: data.bigVdtCode }, 2000),
+    list('video types', d(videoTypeResource), {}, {}),
+    list('comments of a busy video, first page', comment, { VdCode: data.busyVdCode }, { VdCode: data.busyVdCode }),
+    list('comments of a busy video, page 2000', comment, { VdCode: data.busyVdCode }, { VdCode: data.busyVdCode }, 2000),
+    list('websites, first page', d(usewebResource), {}, {}),
+    list('websites, all (2,000)', d(usewebResource), { All: 1 }, {}),
+    list('articles of type 0, first page', d(articleResource), { type: 0 }, { type: 0 }),
+    list('articles of type 0, page 2000', d(articleResource), { type: 0 }, { type: 0 }, 2000),
+    list('统一口径 (Xcx3), first page', d(tykjArticleResource), { type: 0 }, { type: 0 }),
+    list('classification tree (5,000)', d(classifyResource), { All: 1, OrderName: 'SC_SORT ASC' }, {}),
+    { name: 'video, single', path: `/Ajax/GetSingleVideoInAdmin?${q({ Id: 5000 })}`, repo: (db) => findRow(db, video, 'Id', 5000) },
+    {
+      name: 'like counter',
+      path: '/Ajax/UpdateVideoFabulousAdd',
+      method: 'POST',
+      body: JSON.stringify({ Id: 5000 }),
+      repo: (db) => incrementCounter(db, video, 5000, 'VdFabulous'),
+    },
+    {
+      name: 'play counter',
+      path: '/Ajax/UpdateVideoNumAdd',
+      method: 'POST',
+      body: JSON.stringify({ Id: 5001 }),
+      repo: (db) => incrementCounter(db, video, 5001, 'VdNum'),
+    },
+  ];
 }
 
-/** The server's own pid (npx → tsx → node): the process listening, for its memory. */
-function serverPid(root: number): number {
-  let pid = root;
-  for (let i = 0; i < 4; i++) {
-    const children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean);
-    if (children.length === 0) break;
-    pid = Number(children[children.length - 1]);
+/** The statements a repository call runs, recorded once through a logging Kysely on the same database. */
+async function statementsOf(target: { sqlite?: SQLite.Database; pool?: pg.Pool }, repo: Case['repo']): Promise<CompiledQuery[]> {
+  const seen: CompiledQuery[] = [];
+  const log = (event: { query: CompiledQuery }) => void seen.push(event.query);
+  const db = target.sqlite
+    ? new Kysely<Database>({ dialect: new SqliteDialect({ database: target.sqlite }), log })
+    : new Kysely<Database>({ dialect: new PostgresDialect({ pool: target.pool! }), log });
+  await repo({ db, dialect: target.sqlite ? 'sqlite' : 'postgres', dataVersion: () => Promise.resolve(undefined), close: async () => {} });
+  return seen;
+}
+
+/** Replays the statements in-process for `seconds`: SQLite in a loop, PostgreSQL from 16 clients over the pool. */
+async function inProcessRate(target: { sqlite?: SQLite.Database; pool?: pg.Pool }, statements: CompiledQuery[], seconds = 2): Promise<number> {
+  const until = performance.now() + seconds * 1000;
+  let done = 0;
+  if (target.sqlite) {
+    const prepared = statements.map((s) => ({ statement: target.sqlite!.prepare(s.sql), parameters: s.parameters as unknown[] }));
+    while (performance.now() < until) {
+      for (const { statement, parameters } of prepared) {
+        if (statement.reader) statement.all(...parameters);
+        else statement.run(...parameters);
+      }
+      done++;
+    }
+  } else {
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        while (performance.now() < until) {
+          for (const s of statements) await target.pool!.query(s.sql, s.parameters as unknown[]);
+          done++;
+        }
+      }),
+    );
   }
-  return pid;
+  return done / seconds;
+}
+
+async function login(base: string): Promise<string> {
+  const res = await fetch(`${base}/Ajax/Login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ UserName: 'admin', Password: PASSWORD }),
+  });
+  if (res.status !== 200) throw new Error(`login failed: ${res.status}`);
+  return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
+}
+
+async function measure(server: ServerProcess, cookie: string, c: Case, connections: number, seconds = DURATION_S) {
+  let peak = 0;
+  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid) ?? 0)), 200);
+  try {
+    const result = await autocannon({
+      url: server.url + c.path,
+      method: c.method ?? 'GET',
+      body: c.body,
+      headers: { cookie, ...(c.body ? { 'content-type': 'application/json' } : {}) },
+      connections,
+      duration: seconds,
+    });
+    return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, rssMb: Math.round(peak) };
+  } finally {
+    clearInterval(sampler);
+  }
+}
+
+async function suite(
+  dialect: Dialect,
+  env: Record<string, string>,
+  target: { sqlite?: SQLite.Database; pool?: pg.Pool },
+  data: { bigVdtCode: string; busyVdCode: string },
+): Promise<Figure[]> {
+  const figures: Figure[] = [];
+  const all = cases(data);
+  const rates = new Map<string, number>();
+  for (const c of all) rates.set(c.name, Math.round(await inProcessRate(target, await statementsOf(target, c.repo))));
+  for (const cache of [true, false]) {
+    const server = await startServerProcess({ ...env, ADMIN_PASSWORD: PASSWORD, READ_CACHE: cache ? '1' : '0' }, 180_000);
+    try {
+      const cookie = await login(server.url);
+      // Without the cache only the budget lines are measured again, at 16: the rest is the same code.
+      const measured = cache ? all : all.filter((c) => c.name.startsWith('videos,'));
+      for (const connections of cache ? [16, 64] : [16]) {
+        for (const c of measured) {
+          const f = await measure(server, cookie, c, connections);
+          figures.push({ dialect, cache, name: c.name, connections, ...f, inProcessPerSec: rates.get(c.name) });
+          process.stdout.write('.');
+        }
+      }
+    } finally {
+      await server.stop();
+    }
+  }
+  process.stdout.write('\n');
+  return figures;
+}
+
+/** A throwaway PostgreSQL: BENCH_DATABASE_URL, or a cluster made by scripts/pg-cluster.sh; undefined when none. */
+function postgresCluster(): { url: string; stop(): void } | undefined {
+  if (process.env.BENCH_DATABASE_URL) return { url: process.env.BENCH_DATABASE_URL, stop: () => {} };
+  if (process.env.BENCH_POSTGRES === '0') return undefined;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-bench-pg-'));
+  try {
+    const out = execFileSync('scripts/pg-cluster.sh', ['start', dir], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] });
+    return { url: out.trim().split('\n').at(-1)!, stop: () => execFileSync('scripts/pg-cluster.sh', ['stop', dir], { stdio: 'inherit' }) };
+  } catch {
+    console.log('PostgreSQL could not be started (see above): its figures are left out.');
+    return undefined;
+  }
+}
+
+function printFigures(figures: Figure[]) {
+  console.log('\n| database | cache | call | conn | req/s | p50 ms | p99 ms | errors | server RSS MB | in-process /s | HTTP ÷ in-process |');
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const f of figures) {
+    const ratio = f.inProcessPerSec ? (f.rps / f.inProcessPerSec).toFixed(2) : '';
+    console.log(`| ${f.dialect} | ${f.cache ? 'on' : 'off'} | ${f.name} | ${f.connections} | ${f.rps} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.rssMb} | ${f.inProcessPerSec ?? ''} | ${ratio} |`);
+  }
+}
+
+type Budget = readonly [label: string, met: boolean, value: string];
+
+function serverBudgets(figures: Figure[]): Budget[] {
+  const at16 = (dialect: Dialect, name: string) => figures.find((f) => f.dialect === dialect && f.cache && f.name === name && f.connections === 16);
+  const budgets: Budget[] = [];
+  const first = at16('sqlite', 'videos, first page')!;
+  const deep = at16('sqlite', 'videos, page 2000')!;
+  const sqliteRss = Math.max(...figures.filter((f) => f.dialect === 'sqlite' && f.name.startsWith('videos,')).map((f) => f.rssMb));
+  budgets.push(
+    ['first page with total, category of 100,317, ≥ 8,000 req/s at 16 (SQLite)', first.rps >= 8000, `${first.rps} req/s`],
+    ['first page p99 under 20 ms (SQLite)', first.p99 < 20, `${first.p99} ms`],
+    ['page 2000 ≥ 600 req/s (SQLite)', deep.rps >= 600, `${deep.rps} req/s`],
+    ['server memory under 200 MB under that load (SQLite)', sqliteRss < 200, `${sqliteRss} MB`],
+  );
+  const pgFirst = at16('postgres', 'videos, first page');
+  if (pgFirst) {
+    const pgDeep = at16('postgres', 'videos, page 2000')!;
+    budgets.push(
+      ['first page with total ≥ 2,000 req/s at 16 (PostgreSQL)', pgFirst.rps >= 2000, `${pgFirst.rps} req/s`],
+      ['first page p99 under 20 ms (PostgreSQL)', pgFirst.p99 < 20, `${pgFirst.p99} ms`],
+      ['page 2000 ≥ 600 req/s (PostgreSQL)', pgDeep.rps >= 600, `${pgDeep.rps} req/s`],
+    );
+  } else {
+    budgets.push(['PostgreSQL figures', false, 'not measured: no PostgreSQL (install Debian postgresql or set BENCH_DATABASE_URL)']);
+  }
+  const errors = figures.reduce((n, f) => n + f.errors, 0);
+  budgets.push(['no errors in any call', errors === 0, `${errors} errors`]);
+  return budgets;
+}
+
+function printBudgets(title: string, budgets: Budget[]) {
+  console.log(`\nBudgets (${title}):`);
+  for (const [label, met, value] of budgets) console.log(`  ${met ? 'MET    ' : 'NOT MET'}  ${label}: ${value}`);
 }
 
 async function main() {
+  const started = Date.now();
+  const figures: Figure[] = [];
+  console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${DURATION_S} s per figure`);
+
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-bench-'));
-  console.log(`generating ${SIZES.videos.toLocaleString()} videos, ${SIZES.comments.toLocaleString()} comments, ${SIZES.articles.toLocaleString()} articles…`);
-  const data = await generate(dataDir);
-  console.log(`generated in ${data.seconds.toFixed(1)} s`);
-  const port = 18000 + Math.floor(Math.random() * 1000);
-  const child = await startServer(dataDir, port);
-  const base = `http://127.0.0.1:${port}`;
+  let sqliteSeconds = 0;
+  let postgresSeconds: number | undefined;
   try {
-    const login = await fetch(`${base}/Ajax/Login`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ UserName: 'admin', Password: PASSWORD }),
-    });
-    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
-    const pid = serverPid(child.pid!);
-    const q = (p: Record<string, string | number>) => new URLSearchParams(Object.entries(p).map(([k, v]) => [k, String(v)])).toString();
-    const order = 'IS_TOP DESC, VD_TIME DESC';
-    const cases: { name: string; path: string; method?: 'GET' | 'POST'; body?: string }[] = [
-      { name: 'videos, first page', path: `/Ajax/GetVideoListInAdmin?${q({ VdtCode: data.bigVdtCode, OrderName: order, pageIndex: 1, pageSize: 15 })}` },
-      { name: 'videos, page 2000', path: `/Ajax/GetVideoListInAdmin?${q({ VdtCode: data.bigVdtCode, OrderName: order, pageIndex: 2000, pageSize: 15 })}` },
-      { name: 'video, single', path: `/Ajax/GetSingleVideoInAdmin?${q({ Id: 5000 })}` },
-      { name: 'like counter', path: '/Ajax/UpdateVideoFabulousAdd', method: 'POST', body: JSON.stringify({ Id: 5000 }) },
-      { name: 'comments of a busy video', path: `/Ajax/GetVideoMessageListInAdmin?${q({ VdCode: data.busyVdCode, OrderName: 'VM_TIME DESC', pageIndex: 1, pageSize: 15 })}` },
-      { name: 'articles of a type, first page', path: `/Xcx1/GetStandardArticleListInAdmin?${q({ type: 1, pageIndex: 1, pageSize: 15 })}` },
-      { name: 'classification tree (5,000)', path: `/Xcx1/GetStandardClassifyListInAdmin?${q({ All: 1, OrderName: 'SC_SORT ASC' })}` },
-      { name: 'websites, all', path: `/Ajax/GetUsewebListInAdmin?${q({ All: 1 })}` },
-    ];
-    const figures: Figure[] = [];
-    for (const connections of [16, 64]) {
-      for (const c of cases) {
-        const result = await autocannon({
-          url: base + c.path,
-          method: c.method ?? 'GET',
-          body: c.body,
-          headers: { cookie, ...(c.body ? { 'content-type': 'application/json' } : {}) },
-          connections,
-          duration: DURATION_S,
-        });
-        figures.push({
-          name: c.name,
-          connections,
-          rps: Math.round(result.requests.average),
-          p50: result.latency.p50,
-          p99: result.latency.p99,
-          errors: result.errors + result.non2xx,
-          rssMb: Math.round(rssMb(pid)),
-        });
-      }
+    console.log(`SQLite: generating ${SIZES.videos.toLocaleString()} videos, ${SIZES.comments.toLocaleString()} comments, ${SIZES.articles.toLocaleString()} articles…`);
+    const data = await generate(dataDir);
+    sqliteSeconds = data.seconds;
+    console.log(`generated in ${data.seconds.toFixed(1)} s; measuring`);
+    const sqlite = new SQLite(path.join(dataDir, 'zhishi.sqlite'));
+    try {
+      figures.push(...(await suite('sqlite', { DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, 'no-public') }, { sqlite }, data)));
+    } finally {
+      sqlite.close();
     }
-    console.log('\n| call | conn | req/s | p50 ms | p99 ms | errors | server RSS MB |\n|---|---|---|---|---|---|---|');
-    for (const f of figures) console.log(`| ${f.name} | ${f.connections} | ${f.rps} | ${f.p50} | ${f.p99} | ${f.errors} | ${f.rssMb} |`);
-    const at16 = (name: string) => figures.find((f) => f.name === name && f.connections === 16)!;
-    const first = at16('videos, first page');
-    const deep = at16('videos, page 2000');
-    const maxRss = Math.max(...figures.map((f) => f.rssMb));
-    const budgets = [
-      ['first page with total, category of 100,317, ≥ 8,000 req/s at 16 (SQLite)', first.rps >= 8000, `${first.rps} req/s`],
-      ['first page p99 under 20 ms', first.p99 < 20, `${first.p99} ms`],
-      ['page 2000 ≥ 600 req/s', deep.rps >= 600, `${deep.rps} req/s`],
-      ['server memory under 200 MB under that load', maxRss < 200, `${maxRss} MB`],
-      ['no errors', figures.every((f) => f.errors === 0), `${figures.reduce((n, f) => n + f.errors, 0)} errors`],
-    ] as const;
-    console.log('\nBudgets (SQLite):');
-    for (const [label, met, value] of budgets) console.log(`  ${met ? 'MET    ' : 'NOT MET'}  ${label}: ${value}`);
-    fs.mkdirSync('bench-results', { recursive: true });
-    fs.writeFileSync('bench-results/latest.json', JSON.stringify({ when: new Date().toISOString(), sizes: SIZES, figures, budgets }, null, 2));
-    console.log('\nwritten: bench-results/latest.json');
   } finally {
-    child.kill('SIGTERM');
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
+
+  const cluster = postgresCluster();
+  if (cluster) {
+    try {
+      const admin = new pg.Client({ connectionString: cluster.url });
+      await admin.connect();
+      await admin.query('drop database if exists zhishi_bench');
+      await admin.query('create database zhishi_bench');
+      await admin.end();
+      const url = new URL(cluster.url);
+      url.pathname = '/zhishi_bench';
+      console.log('PostgreSQL: generating the same data set…');
+      const data = await generatePostgres(url.toString());
+      postgresSeconds = data.seconds;
+      console.log(`generated in ${data.seconds.toFixed(1)} s; measuring`);
+      const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+      try {
+        const dataDir2 = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-bench-pgdata-'));
+        figures.push(...(await suite('postgres', { DATABASE_URL: url.toString(), DATA_DIR: dataDir2, PUBLIC_DIR: path.join(dataDir2, 'no-public') }, { pool }, data)));
+        fs.rmSync(dataDir2, { recursive: true, force: true });
+      } finally {
+        await pool.end();
+      }
+    } finally {
+      cluster.stop();
+    }
+  }
+
+  printFigures(figures);
+  const budgets = serverBudgets(figures);
+  printBudgets('server', budgets);
+
+  let uploads: UploadFigure[] = [];
+  if (process.env.BENCH_UPLOAD !== '0') {
+    console.log('\nUpload: a 500 MB video through the local driver…');
+    uploads = await benchUpload({ paths: ['multipart'] });
+    printUploadFigures(uploads);
+  }
+
+  fs.mkdirSync('bench-results', { recursive: true });
+  fs.writeFileSync(
+    'bench-results/latest.json',
+    JSON.stringify(
+      { when: new Date().toISOString(), machine: { cores: os.cpus().length, load: os.loadavg() }, sizes: SIZES, generated: { sqliteSeconds, postgresSeconds }, figures, budgets, uploads },
+      null,
+      2,
+    ),
+  );
+  console.log(`\nwritten: bench-results/latest.json (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
 }
 
 await main();

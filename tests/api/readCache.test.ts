@@ -45,6 +45,18 @@ describe('answers kept between calls', () => {
     expect(afterDelete.body.data.map((t) => t.VdtName)).not.toContain('另一进程修改');
   });
 
+  it('show a single record changed and deleted through another process at once', async () => {
+    const type = await here.call<{ VdtCode: string }>('/Ajax/AddVideoType', { VdtName: '单条', VdtSort: 3 });
+    const added = await here.call<{ Id: number }>('/Ajax/AddVideo', { VdtCode: type.body.data.VdtCode, VdName: '单条', VdUrl: 'https://e.com/v.mp4' });
+    const one = () => here.get<{ VdName: string }>('/Ajax/GetSingleVideoInAdmin', { Id: added.body.data.Id });
+    expect((await one()).body.data.VdName).toBe('单条');
+    expect((await one()).body.data.VdName).toBe('单条');
+    await there.call('/Ajax/UpdateVideo', { Id: added.body.data.Id, VdName: '单条已改' });
+    expect((await one()).body.data.VdName).toBe('单条已改');
+    await there.call('/Ajax/DelVideo', { Id: added.body.data.Id });
+    expect((await one()).status).toBe(404);
+  });
+
   it('apply a permission removed through another process to the next call', async () => {
     const member = await server.member({ videoType: '2' });
     expect((await member.get('/Ajax/GetVideoTypeListInAdmin', { All: 1 })).status).toBe(200);

@@ -90,28 +90,27 @@ async function listCall(descriptor: ResourceDescriptor, app: FastifyInstance, pa
   );
 }
 
-/** Kept list answers, as the JSON text sent: lists are read far more often than anything is written. */
-const LIST_CACHE_BYTES = 32 * 1024 * 1024;
-const listAnswers = new WeakMap<FastifyInstance, VersionedCache<string>>();
+/** Kept read answers, as the JSON bytes sent: lists are read far more often than anything is written. */
+const ANSWER_CACHE_BYTES = 32 * 1024 * 1024;
+const answers = new WeakMap<FastifyInstance, VersionedCache<Buffer>>();
 
 /**
- * A list answer as JSON text, from the cache while the database is unchanged (its change clock).
- * The answer doesn't depend on who asks: access is checked before.
+ * Sends a read answer from the cache while the database is unchanged (its change clock), else
+ * from `load()`. The answer doesn't depend on who asks: access is checked before. A failed load
+ * (404) is not kept.
  */
-async function listAnswer(descriptor: ResourceDescriptor, request: FastifyRequest, params: Params): Promise<string> {
+async function sendAnswer(request: FastifyRequest, reply: FastifyReply, key: string, load: () => Promise<unknown>) {
   const app = request.server;
-  let cache = listAnswers.get(app);
+  let cache = answers.get(app);
   if (!cache) {
-    cache = new VersionedCache<string>({
-      maxEntries: 10_000,
-      maxBytes: LIST_CACHE_BYTES,
-      sizeOf: (body) => body.length,
-    });
-    listAnswers.set(app, cache);
+    cache = new VersionedCache<Buffer>({ maxEntries: 10_000, maxBytes: ANSWER_CACHE_BYTES, sizeOf: (body) => body.length });
+    answers.set(app, cache);
   }
-  const key = `${descriptor.resource}\n${JSON.stringify(params)}`;
-  return cache.get(key, await request.dataVersion(), async () => JSON.stringify(await listCall(descriptor, app, params)));
+  const body = await cache.get(key, await request.dataVersion(), async () => Buffer.from(JSON.stringify(await load())));
+  return reply.type('application/json; charset=utf-8').send(body);
 }
+
+const answerKey = (descriptor: ResourceDescriptor, call: string, params: Params) => `${descriptor.resource}/${call}\n${JSON.stringify(params)}`;
 
 async function loadById(app: FastifyInstance, descriptor: ResourceDescriptor, id: unknown): Promise<Row> {
   const row = await findRow(app.database, descriptor, 'Id', Number(id));
@@ -128,23 +127,24 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
   if (!skip(calls.list)) {
     readRoute(app, url(calls.list), listParamsSchema(descriptor), { tags, summary: `${descriptor.label}列表` }, async (request, params, reply) => {
       await requireAccess(request, descriptor, 'list');
-      const body = await listAnswer(descriptor, request, params);
-      return reply.type('application/json; charset=utf-8').send(body);
+      return sendAnswer(request, reply, answerKey(descriptor, 'list', params), () => listCall(descriptor, app, params));
     });
   }
 
   if (!skip(calls.one)) {
-    readRoute(app, url(calls.one), oneParamsSchema(descriptor), { tags, summary: `${descriptor.label}详情` }, async (request, params) => {
+    readRoute(app, url(calls.one), oneParamsSchema(descriptor), { tags, summary: `${descriptor.label}详情` }, async (request, params, reply) => {
       await requireAccess(request, descriptor, 'show');
-      const code = (params.Code ?? params.code) as string | undefined;
-      const row =
-        params.Id !== undefined
-          ? await findRow(app.database, descriptor, 'Id', Number(params.Id))
-          : descriptor.codeField && code
-            ? await findRow(app.database, descriptor, descriptor.codeField, code)
-            : undefined;
-      if (!row) throw notFound(`${descriptor.label}不存在或已被删除`);
-      return ok(present(descriptor, row));
+      return sendAnswer(request, reply, answerKey(descriptor, 'one', params), async () => {
+        const code = (params.Code ?? params.code) as string | undefined;
+        const row =
+          params.Id !== undefined
+            ? await findRow(app.database, descriptor, 'Id', Number(params.Id))
+            : descriptor.codeField && code
+              ? await findRow(app.database, descriptor, descriptor.codeField, code)
+              : undefined;
+        if (!row) throw notFound(`${descriptor.label}不存在或已被删除`);
+        return ok(present(descriptor, row));
+      });
     });
   }
 
