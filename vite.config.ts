@@ -15,6 +15,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     sourcemap: false,
+    // .vite/manifest.json: which files each screen loads (npm run bench:ui reads it).
+    manifest: true,
     chunkSizeWarningLimit: 1500,
   },
 });
