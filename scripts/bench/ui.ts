@@ -351,7 +351,7 @@ const TREE_SCRIPT = `(async () => {
   const response = entries.find((e) => e.name.includes('GetStandardClassifyListInAdmin'));
   if (!response) throw new Error('the classification request was not seen');
   // Rendering starts once both the rows and the tree's code (a chunk of its own) are there.
-  const ready = Math.max(response.responseEnd, ...entries.filter((e) => /\/assets\/CategoryTree-/.test(e.name)).map((e) => e.responseEnd));
+  const ready = Math.max(response.responseEnd, ...entries.filter((e) => e.name.includes('/assets/CategoryTree-')).map((e) => e.responseEnd));
   const items = () => document.querySelectorAll('[role="treeitem"]');
   if (items()[0].getAttribute('aria-expanded') !== 'true') throw new Error('the root is not open');
   // The chevron (first icon of the row) toggles; the whole tree is open by default.
