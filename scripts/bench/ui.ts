@@ -554,7 +554,8 @@ async function main() {
       for (const s of scores) console.log(`| ${s.name} | ${s.performance} | ${s.accessibility} | ${s.lcp} | ${s.tbt} | ${s.cls} |`);
     }
 
-    const listScreens = bundle.screens.filter((s) => s.name !== '登录 / 首页');
+    const firstScreen = bundle.screens.find((s) => s.name === '登录 / 首页')!;
+    const listScreens = bundle.screens.filter((s) => s !== firstScreen);
     const worstJs = listScreens.reduce((a, b) => (b.js.gzip > a.js.gzip ? b : a));
     const worst = (rate: number, key: 'firstRow' | 'pageChange') =>
       timings.filter((t) => t.rate === rate && t[key] !== undefined).reduce<(typeof timings)[number] | undefined>((a, b) => (!a || b[key]! > a[key]! ? b : a), undefined);
@@ -567,7 +568,8 @@ async function main() {
     const perf = minScore('performance');
     const a11y = minScore('accessibility');
     const budgets: [string, boolean, string][] = [
-      ['initial JavaScript of every screen ≤ 300 KB gzip', worstJs.js.gzip <= 300 * KB, `largest ${kb(worstJs.js.gzip)} KB (${worstJs.name})`],
+      ['initial JavaScript of the first screen (login, then home) ≤ 300 KB gzip', firstScreen.js.gzip <= 300 * KB, `${kb(firstScreen.js.gzip)} KB`],
+      ['(stricter) initial JavaScript of every main screen opened directly ≤ 300 KB gzip', worstJs.js.gzip <= 300 * KB, `largest ${kb(worstJs.js.gzip)} KB (${worstJs.name})`],
       ['first row within 600 ms, no throttle (every screen)', !!row1 && row1.firstRow <= 600, slowest(row1, 'firstRow')],
       ['first row within 1.5 s with 4× CPU throttle (every screen)', !!row4 && row4.firstRow <= 1500, slowest(row4, 'firstRow')],
       ['page change within 100 ms (every paged screen)', !!change && change.pageChange! <= 100, slowest(change, 'pageChange')],
