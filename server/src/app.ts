@@ -84,7 +84,21 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   if (fs.existsSync(indexHtml)) {
     // wildcard: files are looked up per request, so a rebuilt app's new asset names are served
     // without a restart; a missing file falls through to the not-found handler below.
-    await app.register(fastifyStatic, { root: config.publicDir, wildcard: true, index: false });
+    await app.register(fastifyStatic, {
+      root: config.publicDir,
+      wildcard: true,
+      index: false,
+      // The build writes .br and .gz copies (scripts/vite-precompress.ts): sent as they are.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders(res, file) {
+        res.setHeader('vary', 'accept-encoding');
+        // Vite names every file under assets/ by its content hash: it never changes, keep it a year.
+        // Anything else (index.html) is checked again on each load, so a new build shows at once.
+        const hashed = file.includes(`${path.sep}assets${path.sep}`);
+        res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
   app.setNotFoundHandler((request, reply) => {
     const isServerPath = SERVER_PREFIXES.some((p) => request.url.startsWith(p));

@@ -1,4 +1,4 @@
-import { useSyncExternalStore, type ReactNode } from 'react';
+import { Suspense, useSyncExternalStore, type ReactNode } from 'react';
 import CloseIcon from '@mui/icons-material/Close';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton } from '@mui/material';
 import {
@@ -12,11 +12,13 @@ import {
 } from 'react-admin';
 import { useFormState } from 'react-hook-form';
 import type { ResourceDescriptor } from '../../schemas/descriptor';
+import { ListLoading } from './ListStates';
+import { SUCCESS_MESSAGE } from './messages';
 import { SchemaInputs } from './SchemaInputs';
 import { uploadStore } from './uploadQueue';
 import { editableFields, schemaDefaults } from './schemaFields';
 
-export const SUCCESS_MESSAGE = '操作成功!';
+export { SUCCESS_MESSAGE };
 
 export interface DialogFormProps {
   descriptor: ResourceDescriptor;
@@ -74,7 +76,8 @@ export function DialogForm({ descriptor, record, onClose, inputs, createDefaults
   const body = (
     <Form>
       <DialogContent dividers sx={{ display: 'flex', flexDirection: 'column' }}>
-        {inputs ?? <SchemaInputs descriptor={descriptor} />}
+        {/* A screen's own inputs may still be loading (they are fetched with the dialog). */}
+        <Suspense fallback={<ListLoading />}>{inputs ?? <SchemaInputs descriptor={descriptor} />}</Suspense>
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>取消</Button>

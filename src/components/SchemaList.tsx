@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { Suspense, useState, type ReactNode } from 'react';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import { Avatar, Box, Chip } from '@mui/material';
@@ -8,13 +8,17 @@ import { FILE_URL_PATTERN } from '../../schemas/fields';
 import { useAccess } from '../access/useMember';
 import { formatDate } from '../i18n/dayjs';
 import { DeleteWithConfirm } from './DeleteWithConfirm';
-import { DialogForm, type DialogFormProps } from './DialogForm';
+import type { DialogFormProps } from './DialogForm';
+import { lazyPart, usePreloadWhenIdle } from './lazyPart';
 import { ListEmpty, ListLoading } from './ListStates';
 import { SafeLink } from './SafeLink';
 import { columnRender, fieldTitle } from './schemaFields';
 import { ZhPagination } from './ZhPagination';
 
 type Row = RaRecord & Record<string, unknown>;
+
+/** The add/edit dialog (react-admin's forms and inputs): fetched once the rows are shown. */
+const DialogForm = lazyPart(() => import('./DialogForm').then((m) => m.DialogForm));
 
 const FILE_URL = new RegExp(FILE_URL_PATTERN);
 
@@ -124,6 +128,7 @@ export function SchemaList({
 }: SchemaListProps) {
   const [editing, setEditing] = useState<Row | 'new' | null>(null);
   const can = useAccess(descriptor.resource);
+  usePreloadWhenIdle(DialogForm);
 
   const toolbar = (
     <TopToolbar>
@@ -154,12 +159,14 @@ export function SchemaList({
         <Table descriptor={descriptor} columns={columns} rowActions={rowActions} onEdit={setEditing} />
       </List>
       {editing && (
-        <DialogForm
-          descriptor={descriptor}
-          record={editing === 'new' ? undefined : editing}
-          onClose={() => setEditing(null)}
-          {...form}
-        />
+        <Suspense fallback={null}>
+          <DialogForm
+            descriptor={descriptor}
+            record={editing === 'new' ? undefined : editing}
+            onClose={() => setEditing(null)}
+            {...form}
+          />
+        </Suspense>
       )}
     </>
   );

@@ -8,6 +8,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startServer, type TestServer } from '../helpers/server';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
 
 export { ADMIN_PASSWORD };
 
@@ -18,20 +19,11 @@ export const DIST = process.env.APP_DIST ? path.resolve(process.env.APP_DIST) : 
 /** How long a person waits for something to show (a request, a route change, a dialog). */
 export const UI_TIMEOUT = 15_000;
 
-/** DESIGN.md "Chromium": without the networking flags it stalls on this closed network. */
-export const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
+export { CHROMIUM_ARGS };
 
 export function launchChromium(): Promise<Browser> {
   return chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: CHROMIUM_PATH,
     args: CHROMIUM_ARGS,
   });
 }

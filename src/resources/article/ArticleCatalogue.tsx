@@ -4,7 +4,7 @@ import { ListBase, Title } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { articleResource } from '../../../schemas/standardArticle';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
-import { CategoryTree } from '../../components/tree/CategoryTree';
+import { LazyCategoryTree as CategoryTree } from '../../components/tree/LazyCategoryTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
 import { ARTICLE_TYPES, toPageType } from '../../navigation';
 import { catalogueColumns, catalogueSearchChoices, readPageSize, savePageSize } from './articleRules';

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import { Box, Paper, Tab, Tabs, Typography } from '@mui/material';
@@ -8,18 +8,22 @@ import { articleResource, tykjArticleResource } from '../../../schemas/standardA
 import { ROOT_CODE } from '../../../schemas/standardClassify';
 import { useAccess } from '../../access/useMember';
 import { DeleteWithConfirm } from '../../components/DeleteWithConfirm';
-import { DialogForm } from '../../components/DialogForm';
-import { CategoryTree } from '../../components/tree/CategoryTree';
+import { LazyCategoryTree as CategoryTree } from '../../components/tree/LazyCategoryTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
 import { ZhPagination } from '../../components/ZhPagination';
+import { lazyPart, usePreloadWhenIdle } from '../../components/lazyPart';
 import { ARTICLE_TYPES, PATHS, toPageType } from '../../navigation';
 import { PANE_HEIGHT, SELECTED_TAB_SX } from './layout';
-import { ArticleInputs, TykjInputs } from './ArticleInputs';
 import { defaultSaType, manageColumns, prepareArticle } from './articleRules';
 import { ArticleTable, ViewButton } from './ArticleTable';
 import { useArticleView } from './ArticleView';
 
 export type ArticleService = 'article' | 'tykj';
+
+// The add/edit dialog and its inputs: fetched once the rows are shown, not before them.
+const DialogForm = lazyPart(() => import('../../components/DialogForm').then((m) => m.DialogForm));
+const ArticleInputs = lazyPart(() => import('./ArticleInputs').then((m) => m.ArticleInputs));
+const TykjInputs = lazyPart(() => import('./ArticleInputs').then((m) => m.TykjInputs));
 
 /** Document types of the management page (the 统一口径 articles have their own page). */
 function TypeTabs({ type }: { type: number }) {
@@ -42,6 +46,7 @@ function Manage({ service, type }: { service: ArticleService; type: number }) {
   const [editing, setEditing] = useState<Row | 'new' | null>(null);
   const can = useAccess(descriptor.resource);
   const { view, dialogs } = useArticleView(descriptor.resource);
+  usePreloadWhenIdle(DialogForm, service === 'tykj' ? TykjInputs : ArticleInputs);
 
   const selectedName = tree?.byCode.get(selected)?.name ?? '';
   const canAdd = selected !== ROOT_CODE && can('create');
@@ -93,15 +98,17 @@ function Manage({ service, type }: { service: ArticleService; type: number }) {
       </Paper>
       {dialogs}
       {editing && (
-        <DialogForm
-          descriptor={descriptor}
-          record={editing === 'new' ? undefined : editing}
-          onClose={() => setEditing(null)}
-          inputs={service === 'tykj' ? <TykjInputs descriptor={descriptor} /> : <ArticleInputs descriptor={descriptor} type={type} />}
-          // A new article belongs to the selected category; an edited one keeps its own.
-          createDefaults={{ ScCode: selected, SaType: service === 'tykj' ? 1 : defaultSaType(type), IsCommon: 0 }}
-          transform={prepareArticle}
-        />
+        <Suspense fallback={null}>
+          <DialogForm
+            descriptor={descriptor}
+            record={editing === 'new' ? undefined : editing}
+            onClose={() => setEditing(null)}
+            inputs={service === 'tykj' ? <TykjInputs descriptor={descriptor} /> : <ArticleInputs descriptor={descriptor} type={type} />}
+            // A new article belongs to the selected category; an edited one keeps its own.
+            createDefaults={{ ScCode: selected, SaType: service === 'tykj' ? 1 : defaultSaType(type), IsCommon: 0 }}
+            transform={prepareArticle}
+          />
+        </Suspense>
       )}
     </Box>
   );

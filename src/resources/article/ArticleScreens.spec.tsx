@@ -39,7 +39,8 @@ describe('文章目录管理', { timeout: 20_000 }, () => {
       expect.objectContaining({ filter: { ScCode: '0', type: 0 }, pagination: { page: 1, perPage: 15 } }),
     );
 
-    fireEvent.click(screen.getByText('建筑专业'));
+    // The tree is a chunk of its own: it may show after the table.
+    fireEvent.click(await screen.findByText('建筑专业'));
     expect(await screen.findByRole('button', { name: '新增文件' })).toBeTruthy();
     expect(screen.getByRole('heading', { name: '建筑专业' })).toBeTruthy();
     // No code 3 or 4: 查看 only.
@@ -57,7 +58,8 @@ describe('文章目录管理', { timeout: 20_000 }, () => {
       initialEntries: ['/Knowledge/Article/Manage?type=0'],
     });
     await screen.findByText('12J201 平屋面建筑构造');
-    fireEvent.click(screen.getByText('建筑专业'));
+    // The tree is a chunk of its own: it may show after the table.
+    fireEvent.click(await screen.findByText('建筑专业'));
     await screen.findByRole('heading', { name: '建筑专业' });
     expect(screen.queryByRole('button', { name: '新增文件' })).toBeNull();
     expect((await screen.findAllByRole('button', { name: '编辑' })).length).toBeGreaterThan(0);

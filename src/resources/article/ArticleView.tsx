@@ -7,7 +7,7 @@ import { useGetOne, useNotify, type RaRecord } from 'react-admin';
 import type { FileEntry } from '../../../schemas/types';
 import { ListLoading } from '../../components/ListStates';
 import { FileDownloadList } from '../../components/FileDownloadList';
-import { RichTextView } from '../../components/RichTextView';
+import { LazyRichTextView as RichTextView } from '../../components/LazyRichTextView';
 import { downloadFile, viewActionOf } from './articleRules';
 
 export const PREVIEW_WIDTH = 840;

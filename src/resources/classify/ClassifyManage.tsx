@@ -7,7 +7,10 @@ import { classifyResource, ROOT_CODE, tykjClassifyResource } from '../../../sche
 import { useAccess } from '../../access/useMember';
 import { SchemaList } from '../../components/SchemaList';
 import { ARTICLE_TYPES, PATHS, toPageType } from '../../navigation';
-import { ClassifyInputs } from './ClassifyInputs';
+import { lazyPart, usePreloadWhenIdle } from '../../components/lazyPart';
+
+/** The dialog's inputs (uploads among them): fetched with the dialog, not with the list. */
+const ClassifyInputs = lazyPart(() => import('./ClassifyInputs').then((m) => m.ClassifyInputs));
 
 export type ClassifyService = 'article' | 'tykj';
 
@@ -35,6 +38,7 @@ export default function ClassifyManage({ service }: { service: ClassifyService }
   const location = useLocation();
   const navigate = useNavigate();
   const can = useAccess(descriptor.resource);
+  usePreloadWhenIdle(ClassifyInputs);
 
   const type = toPageType(service === 'tykj' ? search.get('type') : params.type);
   const code = search.get('code') || ROOT_CODE;

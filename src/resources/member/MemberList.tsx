@@ -1,30 +1,9 @@
-import { required, useRecordContext } from 'react-admin';
 import { memberResource } from '../../../schemas/member';
-import { FlagInput, SchemaInput } from '../../components/SchemaInputs';
+import { lazyPart, usePreloadWhenIdle } from '../../components/lazyPart';
 import { SchemaList } from '../../components/SchemaList';
-import { fieldTitle } from '../../components/schemaFields';
-import { ModulePermissionsInput } from './ModulePermissionsInput';
 
-function MemberInputs() {
-  const record = useRecordContext();
-  const isEdit = record?.id !== undefined && record.id !== null;
-  return (
-    <>
-      <SchemaInput descriptor={memberResource} field="UserName" />
-      <SchemaInput descriptor={memberResource} field="AuName" />
-      <SchemaInput descriptor={memberResource} field="OrganizationName" />
-      <SchemaInput
-        descriptor={memberResource}
-        field="Password"
-        optional={isEdit}
-        validate={isEdit ? [] : [required()]}
-        {...(isEdit ? { helperText: '留空则不修改' } : {})}
-      />
-      <FlagInput source="IsAdmin" label={fieldTitle(memberResource, 'IsAdmin')} />
-      <ModulePermissionsInput />
-    </>
-  );
-}
+/** The dialog's inputs: fetched with the dialog, not with the list. */
+const MemberInputs = lazyPart(() => import('./MemberInputs').then((m) => m.MemberInputs));
 
 /** An empty password on edit means "keep it": it is not sent. */
 function dropEmptyPassword(data: Record<string, unknown>): Record<string, unknown> {
@@ -38,6 +17,7 @@ function dropEmptyPassword(data: Record<string, unknown>): Record<string, unknow
 
 /** 成员管理 (administrators only): logins, names, the admin flag and per-module permissions. */
 export default function MemberList() {
+  usePreloadWhenIdle(MemberInputs);
   return (
     <SchemaList
       descriptor={memberResource}

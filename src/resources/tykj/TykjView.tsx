@@ -5,7 +5,7 @@ import { useSearchParams } from 'react-router-dom';
 import { tykjArticleResource } from '../../../schemas/standardArticle';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
-import { RichTextView } from '../../components/RichTextView';
+import { LazyRichTextView as RichTextView } from '../../components/LazyRichTextView';
 import { pathTo } from '../../components/tree/buildTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
 import { ZhPagination } from '../../components/ZhPagination';

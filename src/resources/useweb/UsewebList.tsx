@@ -1,11 +1,15 @@
-import { useState } from 'react';
+import { Suspense, useState } from 'react';
 import SortIcon from '@mui/icons-material/Sort';
 import { Button, useRefresh } from 'react-admin';
 import { usewebResource } from '../../../schemas/useweb';
 import { useAccess } from '../../access/useMember';
-import { SchemaInputs } from '../../components/SchemaInputs';
 import { SchemaList } from '../../components/SchemaList';
-import { UsewebSort } from './UsewebSort';
+import { ListLoading } from '../../components/ListStates';
+import { lazyPart, usePreloadWhenIdle } from '../../components/lazyPart';
+
+// The dialog's inputs and the drag-and-drop sort (dnd-kit) are fetched when needed, not with the list.
+const SchemaInputs = lazyPart(() => import('../../components/SchemaInputs').then((m) => m.SchemaInputs));
+const UsewebSort = lazyPart(() => import('./UsewebSort').then((m) => m.UsewebSort));
 
 const inputs = <SchemaInputs descriptor={usewebResource} fields={['UwName', 'UwUrl', 'UwSort']} />;
 
@@ -14,15 +18,18 @@ export default function UsewebList() {
   const [sorting, setSorting] = useState(false);
   const can = useAccess(usewebResource.resource);
   const refresh = useRefresh();
+  usePreloadWhenIdle(SchemaInputs);
 
   if (sorting) {
     return (
-      <UsewebSort
-        onLeave={(saved) => {
-          setSorting(false);
-          if (saved) refresh();
-        }}
-      />
+      <Suspense fallback={<ListLoading />}>
+        <UsewebSort
+          onLeave={(saved) => {
+            setSorting(false);
+            if (saved) refresh();
+          }}
+        />
+      </Suspense>
     );
   }
   return (

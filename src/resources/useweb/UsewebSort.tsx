@@ -24,7 +24,7 @@ import { Title, useDataProvider, useGetList, useNotify, type RaRecord } from 're
 import type { Useweb } from '../../../schemas/types';
 import { usewebResource } from '../../../schemas/useweb';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
-import { SUCCESS_MESSAGE } from '../../components/DialogForm';
+import { SUCCESS_MESSAGE } from '../../components/messages';
 import type { LegacyDataProvider } from '../../dataProvider/index';
 
 type Site = RaRecord & Useweb;

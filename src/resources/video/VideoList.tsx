@@ -2,7 +2,10 @@ import { videoResource } from '../../../schemas/video';
 import { dayjs } from '../../i18n/dayjs';
 import { SchemaList } from '../../components/SchemaList';
 import { CategoryTabs } from '../../components/video/CategoryTabs';
-import { VideoInputs } from './VideoInputs';
+import { lazyPart, usePreloadWhenIdle } from '../../components/lazyPart';
+
+/** The dialog's inputs (Uppy, the MP4 check): fetched with the dialog, not with the list. */
+const VideoInputs = lazyPart(() => import('./VideoInputs').then((m) => m.VideoInputs));
 
 /**
  * 视频学习编辑 (SPEC.md 2.1): a tab per category; its videos 15 a page, pinned first then newest
@@ -10,6 +13,7 @@ import { VideoInputs } from './VideoInputs';
  * created (administrators: all), through canAccess with the row; the 600px 详情 dialog.
  */
 export default function VideoList() {
+  usePreloadWhenIdle(VideoInputs);
   return (
     <CategoryTabs>
       {(vdtCode) => (

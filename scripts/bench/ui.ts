@@ -1,0 +1,603 @@
+// npm run bench:ui: the frontend figures of the "Performance at scale" issue.
+//  1. Bundle: builds the app into a temporary directory (or reads UI_DIST, an existing build with
+//     its Vite manifest) and adds up, per screen, the JavaScript and CSS loaded before its first
+//     row (entry + static imports + the screen's lazy chunk and its static imports), raw and gzip;
+//     lists the chunks that carry the heavy libraries (video.js, TipTap, react-arborist, dnd-kit,
+//     Uppy, mp4box).
+//  2. A real server (own process, fresh SQLite with the demo data, lists filled to several pages
+//     through the API, 10,000 classifications written straight into the file) serving that build.
+//  3. Debian's Chromium (playwright-core), a fresh context per run, median of UI_RUNS (7) runs,
+//     without and with a 4× CPU throttle (CDP Emulation.setCPUThrottlingRate): navigation start →
+//     first row painted on each main screen, and 下一页 click → new first row painted.
+//  4. The 10,000-category tree: response → tree painted, and expanding its root.
+//  5. Lighthouse 12 on each main screen with its default (mobile) preset, logged in by cookie.
+// Prints a table and every budget as MET / NOT MET; writes bench-results/ui.json.
+// Timings are of this machine as it is (its load average is printed and saved with them).
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { build, type Plugin } from 'vite';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import lighthouse from 'lighthouse';
+import * as chromeLauncher from 'chrome-launcher';
+import { classifyResource } from '../../schemas/standardClassify';
+import { openDatabase, openSqlite } from '../../server/src/db/database';
+import { rebuildCounts } from '../../server/src/db/rowCounts';
+import { Client } from '../../tests/helpers/server';
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from '../../tests/browser/chromium';
+
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const RUNS = Number(process.env.UI_RUNS ?? 7);
+const PASSWORD = 'bench-ui-password';
+const TREE_SIZE = 10_000;
+/** The document type whose catalogue carries the 10,000 classifications (公司通用文档). */
+const TREE_TYPE = 3;
+const KB = 1024;
+/** What to measure besides the bundle (all by default): e.g. UI_PARTS=timing,tree while optimising. */
+const PARTS = new Set((process.env.UI_PARTS ?? 'timing,tree,lighthouse').split(','));
+
+// ---------------------------------------------------------------------------------------------
+// 1. Bundle
+// ---------------------------------------------------------------------------------------------
+
+interface ManifestChunk {
+  file: string;
+  src?: string;
+  isEntry?: boolean;
+  isDynamicEntry?: boolean;
+  imports?: string[];
+  dynamicImports?: string[];
+  css?: string[];
+}
+type Manifest = Record<string, ManifestChunk>;
+
+interface Screen {
+  name: string;
+  path: string;
+  /** The screen's lazily loaded module (a key of the manifest); none: the entry only. */
+  src?: string;
+  /** CSS selector of what counts as its first row. */
+  row?: string;
+  /** Has a pager (下一页) to measure a page change on. */
+  pager?: boolean;
+  lighthouse?: boolean;
+}
+
+const TABLE_ROW = 'table tbody tr';
+const SCREENS: Screen[] = [
+  { name: '登录', path: '/login' },
+  { name: '首页', path: '/' },
+  { name: '视频分类', path: '/videoType', src: 'src/resources/videoType/VideoTypeList.tsx', row: TABLE_ROW, pager: true, lighthouse: true },
+  { name: '视频学习编辑', path: '/video', src: 'src/resources/video/VideoList.tsx', row: TABLE_ROW, pager: true, lighthouse: true },
+  { name: '在线视频', path: '/Knowledge/VideoView', src: 'src/resources/videoView/VideoViewList.tsx', row: 'ul[aria-label="视频列表"] > li', pager: true, lighthouse: true },
+  { name: '常用网站管理', path: '/useweb', src: 'src/resources/useweb/UsewebList.tsx', row: TABLE_ROW, lighthouse: true },
+  { name: '文章目录 (标准图集)', path: '/Knowledge/Article/Catalogue?type=0', src: 'src/resources/article/ArticleCatalogue.tsx', row: TABLE_ROW, pager: true, lighthouse: true },
+  { name: '文章目录 (法律法规)', path: '/Knowledge/Article/Catalogue?type=1', src: 'src/resources/article/ArticleCatalogue.tsx', row: TABLE_ROW },
+  { name: '文章目录管理', path: '/Knowledge/Article/Manage?type=0', src: 'src/resources/article/ArticleManage.tsx', row: TABLE_ROW, pager: true, lighthouse: true },
+  { name: '分类管理', path: '/Knowledge/Article/ClassifyManage/0', src: 'src/resources/classify/ClassifyManage.tsx', row: TABLE_ROW, pager: true, lighthouse: true },
+  { name: '统一口径', path: '/Knowledge/TYKJ', src: 'src/resources/tykj/TykjView.tsx', row: 'ul[aria-label="文章列表"] > li', pager: true, lighthouse: true },
+  { name: '成员管理', path: '/member', src: 'src/resources/member/MemberList.tsx', row: TABLE_ROW, pager: true, lighthouse: true },
+];
+
+/** Libraries loaded only where needed: which chunks carry them. */
+const LIBRARIES: { name: string; test: RegExp }[] = [
+  { name: 'video.js', test: /node_modules\/(video\.js|@videojs|m3u8-parser|mpd-parser|mux\.js)\// },
+  { name: 'rich text (TipTap, ra-input-rich-text)', test: /node_modules\/(@tiptap|ra-input-rich-text|prosemirror-[a-z-]+)\// },
+  { name: 'tree (react-arborist)', test: /node_modules\/(react-arborist|react-window)\// },
+  { name: 'drag and drop (dnd-kit)', test: /node_modules\/@dnd-kit\// },
+  { name: 'upload (Uppy)', test: /node_modules\/@uppy\// },
+  { name: 'mp4box', test: /node_modules\/mp4box\// },
+];
+
+interface Size {
+  bytes: number;
+  gzip: number;
+  brotli: number;
+}
+
+function sizeOf(file: string): Size {
+  const data = fs.readFileSync(file);
+  return {
+    bytes: data.length,
+    gzip: zlib.gzipSync(data, { level: 9 }).length,
+    brotli: zlib.brotliCompressSync(data, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  };
+}
+
+function addSizes(sizes: Size[]): Size {
+  return sizes.reduce((a, b) => ({ bytes: a.bytes + b.bytes, gzip: a.gzip + b.gzip, brotli: a.brotli + b.brotli }), { bytes: 0, gzip: 0, brotli: 0 });
+}
+
+/** A manifest entry and everything it imports statically, as output files (JS and CSS apart). */
+function staticClosure(manifest: Manifest, keys: string[]): { js: Set<string>; css: Set<string> } {
+  const js = new Set<string>();
+  const css = new Set<string>();
+  const seen = new Set<string>();
+  const visit = (key: string) => {
+    if (seen.has(key)) return;
+    seen.add(key);
+    const chunk = manifest[key];
+    if (!chunk) throw new Error(`${key} is not in the Vite manifest`);
+    js.add(chunk.file);
+    for (const c of chunk.css ?? []) css.add(c);
+    for (const i of chunk.imports ?? []) visit(i);
+  };
+  keys.forEach(visit);
+  return { js, css };
+}
+
+/** Records which modules went into which output chunk (the manifest does not say). */
+function moduleMap(into: Map<string, string[]>): Plugin {
+  return {
+    name: 'bench-module-map',
+    generateBundle(_options, bundle) {
+      for (const output of Object.values(bundle)) {
+        if (output.type === 'chunk') into.set(output.fileName, output.moduleIds.map((id) => id.replaceAll('\\', '/')));
+      }
+    },
+  };
+}
+
+async function buildApp(): Promise<{ dist: string; modules: Map<string, string[]> | null; seconds: number }> {
+  if (process.env.UI_DIST) return { dist: path.resolve(process.env.UI_DIST), modules: null, seconds: 0 };
+  const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-ui-dist-'));
+  const modules = new Map<string, string[]>();
+  const started = Date.now();
+  await build({
+    root: REPO,
+    logLevel: 'warn',
+    build: { outDir: dist, emptyOutDir: true, manifest: true },
+    plugins: [moduleMap(modules)],
+  });
+  return { dist, modules, seconds: (Date.now() - started) / 1000 };
+}
+
+interface ScreenBundle {
+  name: string;
+  js: Size;
+  css: Size;
+  files: number;
+}
+
+function analyseBundle(dist: string, modules: Map<string, string[]> | null) {
+  const manifestFile = path.join(dist, '.vite/manifest.json');
+  if (!fs.existsSync(manifestFile)) throw new Error(`${manifestFile} is missing: build with build.manifest (vite.config.ts)`);
+  const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
+  const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry);
+  if (!entryKey) throw new Error('no entry in the Vite manifest');
+  const sizes = new Map<string, Size>();
+  const size = (file: string) => {
+    if (!sizes.has(file)) sizes.set(file, sizeOf(path.join(dist, file)));
+    return sizes.get(file)!;
+  };
+  const screens: ScreenBundle[] = SCREENS.filter((s, i, all) => all.findIndex((o) => o.src === s.src) === i).map((screen) => {
+    const { js, css } = staticClosure(manifest, screen.src ? [entryKey, screen.src] : [entryKey]);
+    const name = screen.src ? screen.name.replace(/ \(.*\)$/, '') : '登录 / 首页';
+    return { name, js: addSizes([...js].map(size)), css: addSizes([...css].map(size)), files: js.size + css.size };
+  });
+  const entry = staticClosure(manifest, [entryKey]);
+  const libraries = modules
+    ? LIBRARIES.map((lib) => {
+        const chunks = [...modules].filter(([, ids]) => ids.some((id) => lib.test.test(id))).map(([file]) => file);
+        // A library's chunks and what they import statically, less what the entry already loaded.
+        const keys = Object.keys(manifest).filter((k) => chunks.includes(manifest[k]!.file));
+        const closure = staticClosure(manifest, keys);
+        const extra = [...closure.js, ...closure.css].filter((f) => !entry.js.has(f) && !entry.css.has(f));
+        return {
+          name: lib.name,
+          chunks,
+          inEntry: chunks.some((f) => entry.js.has(f)),
+          size: addSizes(chunks.map(size)),
+          withImports: addSizes(extra.map(size)),
+        };
+      })
+    : null;
+  const allJs = fs.readdirSync(path.join(dist, 'assets')).filter((f) => f.endsWith('.js'));
+  return {
+    entry: manifest[entryKey]!.file,
+    screens,
+    libraries,
+    totalJs: addSizes(allJs.map((f) => size(`assets/${f}`))),
+    chunkCount: allJs.length,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// 2. Server and data
+// ---------------------------------------------------------------------------------------------
+
+/** 10,000 classifications of one document type written into the SQLite file before the server starts. */
+async function writeBigTree(dataDir: string) {
+  const database = await openDatabase({ dataDir }); // runs the migrations
+  await database.close();
+  const db = openSqlite(path.join(dataDir, 'zhishi.sqlite'));
+  let seed = 11;
+  const rnd = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const code = (i: number) => `bt${i.toString(16).padStart(10, '0')}`;
+  db.transaction(() => {
+    const insert = db.prepare('insert into DOC_CLASSIFY (SC_CODE, SC_FATHER_CODE, SC_NAME, SC_SORT, TYPE) values (?, ?, ?, ?, ?)');
+    // 40 top-level classifications, every other one under an earlier one (depth grows slowly).
+    for (let i = 0; i < TREE_SIZE; i++) insert.run(code(i), i < 40 ? '0' : code(Math.floor(rnd() * i)), `大树分类 ${i}`, i % 50, TREE_TYPE);
+  })();
+  db.close();
+  const again = await openDatabase({ dataDir });
+  await rebuildCounts(again.db as never, classifyResource);
+  await again.close();
+}
+
+async function startServer(dataDir: string, dist: string, port: number): Promise<ChildProcess> {
+  // Its own process group, so that tsx and the node it starts stop together.
+  const child = spawn(path.join(REPO, 'node_modules/.bin/tsx'), ['server/src/server.ts'], {
+    cwd: REPO,
+    env: { ...process.env, DATA_DIR: dataDir, PORT: String(port), LOG: '0', DEMO_DATA: '1', ADMIN_PASSWORD: PASSWORD, PUBLIC_DIR: dist },
+    stdio: ['ignore', 'pipe', 'inherit'],
+    detached: true,
+  });
+  await new Promise<void>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => {
+      if (chunk.toString().includes('http://')) resolve();
+    });
+    child.once('exit', (c) => reject(new Error(`server exited with ${c}`)));
+  });
+  return child;
+}
+
+function stopServer(child: ChildProcess) {
+  try {
+    process.kill(-child.pid!, 'SIGTERM');
+  } catch {
+    // already gone
+  }
+}
+
+async function must(res: Promise<{ status: number; body: { msg: string } }>, what: string) {
+  const r = await res;
+  if (r.status !== 200) throw new Error(`${what}: ${r.status} ${r.body.msg}`);
+  return r;
+}
+
+/** Enough rows that every paged list has three pages or more (15 a page), added through the API. */
+async function fillLists(admin: Client) {
+  const N = 40;
+  const n = (i: number) => String(i).padStart(2, '0');
+  const types = await admin.get<{ VdtCode: string }[]>('/Ajax/GetVideoTypeListInAdmin', { All: 1, OrderName: 'VDT_SORT ASC' });
+  const firstType = types.body.data[0]!.VdtCode;
+  const topClass = async (service: 'Xcx1' | 'Xcx3', type: number) => {
+    const list = await admin.get<{ ScCode: string; ScFatherCode: string }[]>(`/${service}/GetStandardClassifyListInAdmin`, { All: 1, type, OrderName: 'SC_SORT ASC' });
+    const top = list.body.data.find((c) => c.ScFatherCode === '0');
+    if (!top) throw new Error(`no classification of type ${type} on /${service}/ in the demo data`);
+    return top.ScCode;
+  };
+  const docClass = await topClass('Xcx1', 0);
+  const lawClass = await topClass('Xcx1', 1);
+  const tykjClass = await topClass('Xcx3', 0);
+  const jobs: (() => Promise<unknown>)[] = [];
+  for (let i = 0; i < N; i++) {
+    jobs.push(
+      () => must(admin.call('/Ajax/AddVideoType', { VdtName: `性能分类 ${n(i)}`, VdtSort: 100 + i }), 'AddVideoType'),
+      () => must(admin.call('/Ajax/AddVideo', { VdtCode: firstType, VdName: `性能视频 ${n(i)}`, VdPer: '讲师', VdUrl: '/files/demo/demo.mp4', VdTime: '2024-01-01' }), 'AddVideo'),
+      () => must(admin.call('/Ajax/AddUseweb', { UwName: `性能网站 ${n(i)}`, UwUrl: `https://example.com/${i}` }), 'AddUseweb'),
+      () => must(admin.call('/Xcx1/CreateStandardClassifyInAdmin', { ScName: `性能分类 ${n(i)}`, ScFatherCode: '0', type: 0, ScSort: 100 + i }), 'CreateStandardClassifyInAdmin'),
+      () => must(admin.call('/Xcx1/AddStandardArticleInAdmin', { ScCode: docClass, SaName: `性能文章 ${n(i)}` }), 'AddStandardArticleInAdmin'),
+      () => must(admin.call('/Xcx1/AddStandardArticleInAdmin', { ScCode: lawClass, SaName: `性能法规 ${n(i)}` }), 'AddStandardArticleInAdmin (type 1)'),
+      () => must(admin.call('/Xcx3/AddStandardArticleInAdmin', { ScCode: tykjClass, SaName: `性能口径 ${n(i)}`, SaProblem: '<p>问题</p>', SaAnswer: '<p>回答</p>' }), 'Xcx3 AddStandardArticleInAdmin'),
+      () =>
+        must(
+          admin.call('/Ajax/AddMember', { UserName: `perf${n(i)}`, AuName: `性能成员 ${n(i)}`, OrganizationName: '测试部', Password: 'password-123', IsAdmin: 0, Modules: { video: '2' } }),
+          'AddMember',
+        ),
+    );
+  }
+  // A few at a time: the figures are not about the server, just quick to set up.
+  for (let i = 0; i < jobs.length; i += 8) await Promise.all(jobs.slice(i, i + 8).map((job) => job()));
+}
+
+// ---------------------------------------------------------------------------------------------
+// 3. Chromium
+// ---------------------------------------------------------------------------------------------
+
+// In-page code is plain JavaScript text: tsx (esbuild) would wrap TypeScript functions with
+// helpers (__name) that do not exist in the page.
+
+/**
+ * Installed before the page's scripts: window.__bench.firstRow becomes performance.now() (ms since
+ * navigation start) once the first row is in the DOM with a size and text, and painted (the task
+ * after the next frame). Also the helpers the measurements below call.
+ */
+function pageScript(selector: string): string {
+  return `(() => {
+  const bench = (window.__bench = {});
+  bench.painted = () => new Promise((resolve) => requestAnimationFrame(() => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => resolve(performance.now());
+    channel.port2.postMessage(0);
+  }));
+  bench.until = (ok) => new Promise((resolve) => {
+    if (ok()) return resolve();
+    const observer = new MutationObserver(() => { if (ok()) { observer.disconnect(); resolve(); } });
+    observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
+  });
+  const selector = ${JSON.stringify(selector)};
+  const shown = () => {
+    const row = document.querySelector(selector);
+    return !!row && row.getBoundingClientRect().height > 0 && !!row.textContent.trim();
+  };
+  bench.until(shown).then(bench.painted).then((t) => { bench.firstRow = t; });
+})();`;
+}
+
+/** In the page: clicks 下一页 and answers the ms until a different first row has been painted. */
+function pageChangeScript(selector: string): string {
+  return `(async () => {
+  const bench = window.__bench;
+  const firstText = () => (document.querySelector(${JSON.stringify(selector)}) || {}).textContent || '';
+  const before = firstText();
+  const next = document.querySelector('button[aria-label="下一页"]');
+  if (!next || next.disabled) throw new Error('no 下一页 to click');
+  const started = performance.now();
+  next.click();
+  await bench.until(() => { const text = firstText(); return !!text && text !== before; });
+  return (await bench.painted()) - started;
+})()`;
+}
+
+/** In the page: the 10,000-category tree's render time (rows and code there → painted) and its root collapsed and expanded. */
+const TREE_SCRIPT = `(async () => {
+  const bench = window.__bench;
+  const entries = performance.getEntriesByType('resource');
+  const response = entries.find((e) => e.name.includes('GetStandardClassifyListInAdmin'));
+  if (!response) throw new Error('the classification request was not seen');
+  // Rendering starts once both the rows and the tree's code (a chunk of its own) are there.
+  const ready = Math.max(response.responseEnd, ...entries.filter((e) => e.name.includes('/assets/CategoryTree-')).map((e) => e.responseEnd));
+  const items = () => document.querySelectorAll('[role="treeitem"]');
+  if (items()[0].getAttribute('aria-expanded') !== 'true') throw new Error('the root is not open');
+  // The chevron (first icon of the row) toggles; the whole tree is open by default.
+  const toggle = () => items()[0].querySelector('svg').dispatchEvent(new MouseEvent('click', { bubbles: true }));
+  let started = performance.now();
+  toggle();
+  await bench.until(() => items().length === 1);
+  const collapse = (await bench.painted()) - started;
+  started = performance.now();
+  toggle();
+  await bench.until(() => items().length > 1);
+  const expand = (await bench.painted()) - started;
+  return { firstRow: bench.firstRow, render: bench.firstRow - ready, collapse, expand };
+})()`;
+
+const FIRST_ROW_SEEN = 'window.__bench && window.__bench.firstRow !== undefined';
+const FIRST_ROW = 'window.__bench.firstRow';
+
+async function newContext(browser: Browser, base: string, cookie: string): Promise<BrowserContext> {
+  const context = await browser.newContext({ baseURL: base, locale: 'zh-CN', viewport: { width: 1366, height: 900 } });
+  const [name, ...value] = cookie.split('=');
+  await context.addCookies([{ name: name!, value: value.join('='), url: base }]);
+  context.setDefaultTimeout(60_000);
+  return context;
+}
+
+async function throttle(page: Page, rate: number) {
+  if (rate === 1) return;
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate });
+}
+
+interface RunResult {
+  firstRow: number;
+  pageChange?: number;
+}
+
+async function measureScreen(browser: Browser, base: string, cookie: string, screen: Screen, rate: number): Promise<RunResult> {
+  const context = await newContext(browser, base, cookie);
+  try {
+    const page = await context.newPage();
+    page.on('pageerror', (error) => console.error(`[page error on ${screen.path}] ${error.message}`));
+    await page.addInitScript({ content: pageScript(screen.row!) });
+    await throttle(page, rate);
+    await page.goto(screen.path, { waitUntil: 'commit' });
+    await page.waitForFunction(FIRST_ROW_SEEN, undefined, { polling: 50 });
+    const firstRow = await page.evaluate<number>(FIRST_ROW);
+    if (!screen.pager) return { firstRow };
+    // Let the screen's other requests settle: the page change is measured on its own.
+    await page.waitForLoadState('networkidle');
+    return { firstRow, pageChange: await page.evaluate<number>(pageChangeScript(screen.row!)) };
+  } finally {
+    await context.close();
+  }
+}
+
+/** The 10,000-category tree: response → first tree row painted, collapsing and expanding its root. */
+async function measureTree(browser: Browser, base: string, cookie: string, rate: number) {
+  const context = await newContext(browser, base, cookie);
+  try {
+    const page = await context.newPage();
+    await page.addInitScript({ content: pageScript('[role="treeitem"]') });
+    await throttle(page, rate);
+    await page.goto(`/Knowledge/Article/Catalogue?type=${TREE_TYPE}`, { waitUntil: 'commit' });
+    await page.waitForFunction(FIRST_ROW_SEEN, undefined, { polling: 50 });
+    return await page.evaluate<{ firstRow: number; render: number; collapse: number; expand: number }>(TREE_SCRIPT);
+  } finally {
+    await context.close();
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+// ---------------------------------------------------------------------------------------------
+// 5. Lighthouse
+// ---------------------------------------------------------------------------------------------
+
+async function lighthouseScores(base: string, cookie: string) {
+  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS, logLevel: 'silent' });
+  const scores: { name: string; performance: number; accessibility: number; lcp: number; tbt: number; cls: number }[] = [];
+  try {
+    for (const screen of SCREENS.filter((s) => s.lighthouse)) {
+      // Default config: the mobile preset (Moto G Power screen, simulated slow 4G and 4× CPU).
+      const result = await lighthouse(base + screen.path, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility'],
+        extraHeaders: { Cookie: cookie },
+      });
+      const lhr = result?.lhr;
+      if (!lhr) throw new Error(`Lighthouse gave no result for ${screen.path}`);
+      if (lhr.runtimeError) throw new Error(`Lighthouse on ${screen.path}: ${lhr.runtimeError.message}`);
+      const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+      scores.push({
+        name: screen.name,
+        performance: score('performance'),
+        accessibility: score('accessibility'),
+        lcp: Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? NaN),
+        tbt: Math.round(lhr.audits['total-blocking-time']?.numericValue ?? NaN),
+        cls: Number((lhr.audits['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3)),
+      });
+      const failing = Object.values(lhr.categories.accessibility?.auditRefs ?? [])
+        .map((ref) => lhr.audits[ref.id])
+        .filter((a) => a && a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
+        .map((a) => a!.id);
+      if (failing.length) console.log(`  ${screen.name}: accessibility audits failing: ${failing.join(', ')}`);
+      console.log(`  lighthouse ${screen.name}: performance ${score('performance')}, accessibility ${score('accessibility')}`);
+    }
+  } finally {
+    chrome.kill();
+  }
+  return scores;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+const kb = (n: number) => (n / KB).toFixed(1);
+const ms = (n: number | undefined) => (n === undefined ? '–' : String(Math.round(n)));
+
+async function main() {
+  const started = Date.now();
+  const load = os.loadavg();
+  console.log(`load average ${load.map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} cores`);
+
+  const built = await buildApp();
+  console.log(built.seconds ? `built in ${built.seconds.toFixed(1)} s into ${built.dist}` : `using the build in ${built.dist}`);
+  const bundle = analyseBundle(built.dist, built.modules);
+  console.log(`\nentry ${bundle.entry}; ${bundle.chunkCount} JS files, ${kb(bundle.totalJs.gzip)} KB gzip in all`);
+  console.log('\n| screen | initial JS KB | gzip | brotli | CSS KB | gzip | files |\n|---|---|---|---|---|---|---|');
+  for (const s of bundle.screens) console.log(`| ${s.name} | ${kb(s.js.bytes)} | ${kb(s.js.gzip)} | ${kb(s.js.brotli)} | ${kb(s.css.bytes)} | ${kb(s.css.gzip)} | ${s.files} |`);
+  if (bundle.libraries) {
+    console.log('\n| library | chunks | KB | gzip | gzip with its imports | in the entry |\n|---|---|---|---|---|---|');
+    for (const l of bundle.libraries) {
+      console.log(`| ${l.name} | ${l.chunks.join(', ')} | ${kb(l.size.bytes)} | ${kb(l.size.gzip)} | ${kb(l.withImports.gzip)} | ${l.inEntry ? 'yes' : 'no'} |`);
+    }
+  }
+
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-ui-bench-'));
+  await writeBigTree(dataDir);
+  const port = 19000 + Math.floor(Math.random() * 1000);
+  const server = await startServer(dataDir, built.dist, port);
+  const base = `http://127.0.0.1:${port}`;
+  let browser: Browser | undefined;
+  try {
+    const admin = new Client(base);
+    await admin.login('admin', PASSWORD);
+    await fillLists(admin);
+    const cookie = admin.cookie;
+
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    const timed = PARTS.has('timing') ? SCREENS.filter((s) => s.row) : [];
+    // One untimed pass: the server's and Chromium's first-use costs are not the app's.
+    for (const screen of timed) await measureScreen(browser, base, cookie, screen, 1);
+    const timings: { name: string; path: string; rate: number; firstRow: number; pageChange?: number; runs: RunResult[] }[] = [];
+    for (const rate of timed.length ? [1, 4] : []) {
+      for (const screen of timed) {
+        const runs: RunResult[] = [];
+        for (let i = 0; i < RUNS; i++) runs.push(await measureScreen(browser, base, cookie, screen, rate));
+        const changes = runs.map((r) => r.pageChange).filter((v): v is number => v !== undefined);
+        const row = { name: screen.name, path: screen.path, rate, firstRow: median(runs.map((r) => r.firstRow)), pageChange: changes.length ? median(changes) : undefined, runs };
+        timings.push(row);
+        console.log(`  ${rate}× ${screen.name}: first row ${ms(row.firstRow)} ms, page change ${ms(row.pageChange)} ms`);
+      }
+    }
+    const trees = [];
+    for (const rate of PARTS.has('tree') ? [1, 4] : []) {
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) runs.push(await measureTree(browser, base, cookie, rate));
+      const tree = {
+        rate,
+        firstRow: median(runs.map((r) => r.firstRow)),
+        render: median(runs.map((r) => r.render)),
+        collapse: median(runs.map((r) => r.collapse)),
+        expand: median(runs.map((r) => r.expand)),
+        runs,
+      };
+      trees.push(tree);
+      console.log(`  ${rate}× tree of ${TREE_SIZE}: first row ${ms(tree.firstRow)} ms, render ${ms(tree.render)} ms, expand ${ms(tree.expand)} ms`);
+    }
+    await browser.close();
+    browser = undefined;
+
+    const scores = PARTS.has('lighthouse') ? await lighthouseScores(base, cookie) : [];
+
+    console.log(`\nChromium ${CHROMIUM_PATH}, median of ${RUNS} runs, fresh context each; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log('\n| screen | first row ms | 4× CPU first row ms | page change ms | 4× CPU page change ms |\n|---|---|---|---|---|');
+    for (const screen of timed) {
+      const at = (rate: number) => timings.find((t) => t.name === screen.name && t.rate === rate)!;
+      console.log(`| ${screen.name} | ${ms(at(1).firstRow)} | ${ms(at(4).firstRow)} | ${ms(at(1).pageChange)} | ${ms(at(4).pageChange)} |`);
+    }
+    console.log(`\n| tree of ${TREE_SIZE.toLocaleString()} | first row ms | render ms (response → painted) | collapse ms | expand ms |\n|---|---|---|---|---|`);
+    for (const t of trees) console.log(`| ${t.rate}× CPU | ${ms(t.firstRow)} | ${ms(t.render)} | ${ms(t.collapse)} | ${ms(t.expand)} |`);
+    if (scores.length) {
+      console.log('\n| screen | Lighthouse performance (mobile) | accessibility | LCP ms | TBT ms | CLS |\n|---|---|---|---|---|---|');
+      for (const s of scores) console.log(`| ${s.name} | ${s.performance} | ${s.accessibility} | ${s.lcp} | ${s.tbt} | ${s.cls} |`);
+    }
+
+    const firstScreen = bundle.screens.find((s) => s.name === '登录 / 首页')!;
+    const listScreens = bundle.screens.filter((s) => s !== firstScreen);
+    const worstJs = listScreens.reduce((a, b) => (b.js.gzip > a.js.gzip ? b : a));
+    const worst = (rate: number, key: 'firstRow' | 'pageChange') =>
+      timings.filter((t) => t.rate === rate && t[key] !== undefined).reduce<(typeof timings)[number] | undefined>((a, b) => (!a || b[key]! > a[key]! ? b : a), undefined);
+    const row1 = worst(1, 'firstRow');
+    const row4 = worst(4, 'firstRow');
+    const change = worst(1, 'pageChange');
+    const tree1 = trees.find((t) => t.rate === 1);
+    const slowest = (t: (typeof timings)[number] | undefined, key: 'firstRow' | 'pageChange') => (t ? `slowest ${ms(t[key])} ms (${t.name})` : 'not measured');
+    const minScore = (key: 'performance' | 'accessibility') => (scores.length ? scores.reduce((a, b) => (b[key] < a[key] ? b : a)) : undefined);
+    const perf = minScore('performance');
+    const a11y = minScore('accessibility');
+    const budgets: [string, boolean, string][] = [
+      ['initial JavaScript of the first screen (login, then home) ≤ 300 KB gzip', firstScreen.js.gzip <= 300 * KB, `${kb(firstScreen.js.gzip)} KB`],
+      ['(stricter) initial JavaScript of every main screen opened directly ≤ 300 KB gzip', worstJs.js.gzip <= 300 * KB, `largest ${kb(worstJs.js.gzip)} KB (${worstJs.name})`],
+      ['first row within 600 ms, no throttle (every screen)', !!row1 && row1.firstRow <= 600, slowest(row1, 'firstRow')],
+      ['first row within 1.5 s with 4× CPU throttle (every screen)', !!row4 && row4.firstRow <= 1500, slowest(row4, 'firstRow')],
+      ['page change within 100 ms (every paged screen)', !!change && change.pageChange! <= 100, slowest(change, 'pageChange')],
+      ['Lighthouse mobile performance ≥ 90 (every main screen)', !!perf && perf.performance >= 90, perf ? `lowest ${perf.performance} (${perf.name})` : 'not run'],
+      ['Lighthouse accessibility ≥ 95 (every main screen)', !!a11y && a11y.accessibility >= 95, a11y ? `lowest ${a11y.accessibility} (${a11y.name})` : 'not run'],
+      [`tree of ${TREE_SIZE.toLocaleString()} renders within 100 ms`, !!tree1 && tree1.render <= 100, tree1 ? `${ms(tree1.render)} ms` : 'not measured'],
+      [`tree of ${TREE_SIZE.toLocaleString()} expands within 100 ms`, !!tree1 && tree1.expand <= 100, tree1 ? `${ms(tree1.expand)} ms` : 'not measured'],
+    ];
+    console.log('\nBudgets (targets, not timed tests):');
+    for (const [label, met, value] of budgets) console.log(`  ${met ? 'MET    ' : 'NOT MET'}  ${label}: ${value}`);
+
+    fs.mkdirSync(path.join(REPO, 'bench-results'), { recursive: true });
+    const out = path.join(REPO, 'bench-results/ui.json');
+    fs.writeFileSync(
+      out,
+      JSON.stringify(
+        { when: new Date().toISOString(), loadAverageAtStart: load, loadAverageAtEnd: os.loadavg(), cores: os.cpus().length, runs: RUNS, bundle, timings, trees, lighthouse: scores, budgets, seconds: (Date.now() - started) / 1000 },
+        null,
+        2,
+      ),
+    );
+    console.log(`\nwritten: bench-results/ui.json (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
+  } finally {
+    await browser?.close();
+    stopServer(server);
+    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!process.env.UI_DIST) fs.rmSync(built.dist, { recursive: true, force: true });
+  }
+}
+
+await main();

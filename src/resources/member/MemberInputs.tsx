@@ -1,0 +1,27 @@
+import { required, useRecordContext } from 'react-admin';
+import { memberResource } from '../../../schemas/member';
+import { FlagInput, SchemaInput } from '../../components/SchemaInputs';
+import { fieldTitle } from '../../components/schemaFields';
+import { ModulePermissionsInput } from './ModulePermissionsInput';
+
+/** The 成员详情 dialog's inputs: the password may stay empty on edit (kept as it is). */
+export function MemberInputs() {
+  const record = useRecordContext();
+  const isEdit = record?.id !== undefined && record.id !== null;
+  return (
+    <>
+      <SchemaInput descriptor={memberResource} field="UserName" />
+      <SchemaInput descriptor={memberResource} field="AuName" />
+      <SchemaInput descriptor={memberResource} field="OrganizationName" />
+      <SchemaInput
+        descriptor={memberResource}
+        field="Password"
+        optional={isEdit}
+        validate={isEdit ? [] : [required()]}
+        {...(isEdit ? { helperText: '留空则不修改' } : {})}
+      />
+      <FlagInput source="IsAdmin" label={fieldTitle(memberResource, 'IsAdmin')} />
+      <ModulePermissionsInput />
+    </>
+  );
+}
