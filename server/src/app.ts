@@ -13,6 +13,7 @@ import { unauthorized } from './errors';
 import { loadDemoData } from './demoData';
 import databasePlugin from './plugins/database';
 import errorsPlugin from './plugins/errors';
+import securityPlugin from './plugins/security';
 import sessionPlugin from './plugins/session';
 import storagePlugin from './plugins/storage';
 import routes from './routes/index';
@@ -43,6 +44,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   });
 
   await app.register(errorsPlugin);
+  // Headers (CSP, nosniff, no framing) and the cross-origin write check come before every route.
+  await app.register(securityPlugin, { config });
   await app.register(databasePlugin, { config });
   await app.register(sessionPlugin, { config });
   const secret = await uploadSecret(app.database);
@@ -58,7 +61,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // staticCSP: the docs page needs Swagger UI's own policy (its inline bootstrap), not the app's.
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
 
   // Log-in comes before body validation: an anonymous caller gets 401, never a schema error.
   const PUBLIC_CALLS = new Set(['/Ajax/Login', '/Ajax/Logout']);

@@ -1,5 +1,6 @@
 // Start-up variables of API.md, read once and validated, so a typo fails at start and not at first use.
 import path from 'node:path';
+import { parseAllowedOrigins } from './plugins/security';
 import { partSizeFromEnv } from './storage/multipart';
 
 export interface S3Config {
@@ -30,6 +31,8 @@ export interface Config {
   logger: boolean;
   /** Part size in bytes of uploads in parts (UPLOAD_PART_SIZE). */
   uploadPartSize: number;
+  /** Other origins allowed to send state-changing calls (ALLOWED_ORIGINS); the server's own always is. */
+  allowedOrigins: string[];
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -72,5 +75,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: flag(env.COOKIE_SECURE, false),
     logger: flag(env.LOG, true),
     uploadPartSize: partSizeFromEnv(env),
+    allowedOrigins: parseAllowedOrigins(env.ALLOWED_ORIGINS),
   };
 }

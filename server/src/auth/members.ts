@@ -48,6 +48,7 @@ export function toMemberRecord(row: MemberRow) {
     OrganizationName: row.ORGANIZATION_NAME,
     IsAdmin: row.IS_ADMIN === 1 ? 1 : 0,
     IsBuiltin: row.IS_BUILTIN === 1 ? 1 : 0,
+    IsDisabled: row.IS_DISABLED === 1 ? 1 : 0,
     Modules: parseModules(row.MODULES),
   };
 }
@@ -76,6 +77,8 @@ export async function memberOfSession({ db }: Db, token: string): Promise<Member
     .selectAll('MEMBER')
     .where('SESSION.TOKEN_HASH', '=', tokenHash(token))
     .where('SESSION.EXPIRES_AT', '>', new Date().toISOString())
+    // Disabling deletes the sessions too; this also holds for a row disabled by hand in the database.
+    .where('MEMBER.IS_DISABLED', '=', 0)
     .executeTakeFirst();
 }
 

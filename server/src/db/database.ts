@@ -8,6 +8,7 @@ import pg from 'pg';
 import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_uploads';
 import * as m003 from './migrations/003_row_counts';
+import * as m005 from './migrations/005_member_disabled';
 import type { Database } from './tables';
 
 export type DialectName = 'sqlite' | 'postgres';
@@ -58,6 +59,7 @@ const MIGRATIONS: Record<string, { up(db: RawDb, dialect: DialectName): Promise<
   '001_initial': m001,
   '002_uploads': m002,
   '003_row_counts': m003,
+  '005_member_disabled': m005,
 };
 
 async function migrate({ db, dialect }: Db): Promise<void> {
