@@ -21,6 +21,8 @@ function MemberInputs() {
         {...(isEdit ? { helperText: '留空则不修改' } : {})}
       />
       <FlagInput source="IsAdmin" label={fieldTitle(memberResource, 'IsAdmin')} />
+      {/* 停用: the member can no longer log in, and their open sessions end at once. */}
+      <FlagInput source="IsDisabled" label={fieldTitle(memberResource, 'IsDisabled')} />
       <ModulePermissionsInput />
     </>
   );
@@ -36,7 +38,7 @@ function dropEmptyPassword(data: Record<string, unknown>): Record<string, unknow
   return data;
 }
 
-/** 成员管理 (administrators only): logins, names, the admin flag and per-module permissions. */
+/** 成员管理 (administrators only): logins, names, the admin and 停用 flags and per-module permissions. */
 export default function MemberList() {
   return (
     <SchemaList
