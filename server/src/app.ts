@@ -61,8 +61,17 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       },
     },
   });
-  // staticCSP: the docs page needs Swagger UI's own policy (its inline bootstrap), not the app's.
-  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  // The docs page gets Swagger UI's own policy (its inline bootstrap scripts by hash, computed by
+  // the plugin), with inline styles allowed (its renderer sets them) and no framing, as the app.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'")
+        .replace(/frame-ancestors [^;]*/, "frame-ancestors 'none'")
+        .replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
 
   // Log-in comes before body validation: an anonymous caller gets 401, never a schema error.
   const PUBLIC_CALLS = new Set(['/Ajax/Login', '/Ajax/Logout']);
@@ -83,6 +92,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     // wildcard: files are looked up per request, so a rebuilt app's new asset names are served
     // without a restart; a missing file falls through to the not-found handler below.
     await app.register(fastifyStatic, { root: config.publicDir, wildcard: true, index: false });
+    // `/` is the folder itself, which the static handler refuses (403) with index: false.
+    app.get('/', (_request, reply) => reply.type('text/html').sendFile('index.html'));
   }
   app.setNotFoundHandler((request, reply) => {
     const isServerPath = SERVER_PREFIXES.some((p) => request.url.startsWith(p));

@@ -4,8 +4,8 @@
 //
 // Payloads are modelled on stored-XSS reports against rich-text admin panels, the OWASP filter
 // evasion cheat sheet and DOMPurify's mutation-XSS regressions. Every active payload reports itself
-// by calling `window.__xss('<id>')` (or by setting document.title to 'XSS'), so a browser test
-// notices any of them running, whichever way it got there.
+// by calling `window.__xss('<id>')`, so a browser test notices any of them running, whichever way
+// it got there.
 import { JSDOM } from 'jsdom';
 
 export interface Payload {
