@@ -105,8 +105,8 @@ describe('the Content-Security-Policy lets every screen work', () => {
 
   it('reports an injected inline handler as a violation (the check above can fail)', async () => {
     const { page } = s;
-    await page.goto('/login');
-    await page.getByRole('button', { name: '登录', exact: true }).waitFor();
+    await page.goto('/');
+    await page.getByRole('button', { name: '设置' }).waitFor();
     await page.evaluate(() => document.body.insertAdjacentHTML('beforeend', `<img id="probe" src="x" onerror="window.__xss('probe')">`));
     await expect.poll(() => violations.length).toBeGreaterThan(0);
     expect(hits).toEqual([]);
