@@ -54,6 +54,8 @@ async function watch(context: BrowserContext, page: Page): Promise<Reports> {
 async function domProblems(page: Page): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
+    // Browsers skip leading spaces and control characters before a scheme.
+    // eslint-disable-next-line no-control-regex -- control characters are what is looked for
     const SCHEME = /^[\s\u0000-\u001f]*(javascript|vbscript|data\s*:\s*text)/i;
     for (const el of document.body.querySelectorAll('*')) {
       for (const attr of el.attributes) {
