@@ -5,10 +5,13 @@
 
 /** Links accept only http and https. */
 export const HTTP_URL_PATTERN = '^https?://[^\\s<>"]+$';
-/** A stored file: an http(s) URL or a path served by this server's local storage. */
-export const FILE_URL_PATTERN = '^(https?://[^\\s<>"]+|/files/[A-Za-z0-9._/-]+)$';
+/**
+ * A stored file: an http(s) URL or a path served by this server's local storage. No `.` or `..`
+ * segment: a browser resolves `/files/../Ajax/…` to another path of this origin.
+ */
+export const FILE_URL_PATTERN = '^(https?://[^\\s<>"]+|/files/(?!(?:.*/)?\\.\\.?(?:/|$))[A-Za-z0-9._/-]+)$';
 
-export const OPTIONAL_FILE_URL_PATTERN = '^(|https?://[^\\s<>"]+|/files/[A-Za-z0-9._/-]+)$';
+export const OPTIONAL_FILE_URL_PATTERN = '^(|https?://[^\\s<>"]+|/files/(?!(?:.*/)?\\.\\.?(?:/|$))[A-Za-z0-9._/-]+)$';
 
 export const idField = { type: 'integer', title: 'ID', readOnly: true } as const;
 

@@ -19,6 +19,7 @@ export const memberSchema = {
     AuName: requiredTextField('姓名', 50),
     OrganizationName: textField('单位', 100),
     IsAdmin: flagField('管理员'),
+    IsDisabled: flagField('停用'),
     Modules: {
       type: 'object',
       title: '模块权限',
@@ -52,6 +53,7 @@ export const memberResource = defineResource({
     { field: 'AuName' },
     { field: 'OrganizationName' },
     { field: 'IsAdmin', render: 'flag', flagLabels: ['是', '否'] },
+    { field: 'IsDisabled', render: 'flag', flagLabels: ['是', '否'] },
   ],
   searchFields: ['UserName', 'AuName'],
   filters: [],

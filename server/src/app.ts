@@ -13,6 +13,7 @@ import { unauthorized } from './errors';
 import { loadDemoData } from './demoData';
 import databasePlugin from './plugins/database';
 import errorsPlugin from './plugins/errors';
+import securityPlugin from './plugins/security';
 import sessionPlugin from './plugins/session';
 import storagePlugin from './plugins/storage';
 import routes from './routes/index';
@@ -49,6 +50,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   });
 
   await app.register(errorsPlugin);
+  // Headers (CSP, nosniff, no framing) and the cross-origin write check come before every route.
+  await app.register(securityPlugin, { config });
   await app.register(databasePlugin, { config });
   await app.register(sessionPlugin, { config });
   const secret = await uploadSecret(app.database);
@@ -64,7 +67,17 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The docs page gets Swagger UI's own policy (its inline bootstrap scripts by hash, computed by
+  // the plugin), with inline styles allowed (its renderer sets them) and no framing, as the app.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP: true,
+    transformStaticCSP: (header) =>
+      header
+        .replace(/style-src [^;]*/, "style-src 'self' 'unsafe-inline'")
+        .replace(/frame-ancestors [^;]*/, "frame-ancestors 'none'")
+        .replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
 
   // Log-in comes before body validation: an anonymous caller gets 401, never a schema error.
   const PUBLIC_CALLS = new Set(['/Ajax/Login', '/Ajax/Logout']);
@@ -99,6 +112,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
         res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
+    // `/` is the folder itself, which the static handler refuses (403) with index: false.
+    app.get('/', (_request, reply) => reply.type('text/html').sendFile('index.html'));
   }
   app.setNotFoundHandler((request, reply) => {
     const isServerPath = SERVER_PREFIXES.some((p) => request.url.startsWith(p));

@@ -1,5 +1,6 @@
 // Start-up variables of API.md, read once and validated, so a typo fails at start and not at first use.
 import path from 'node:path';
+import { parseAllowedOrigins } from './plugins/security';
 import { partSizeFromEnv } from './storage/multipart';
 
 export interface S3Config {
@@ -40,6 +41,8 @@ export interface Config {
    * every client would share one address in the login throttle.
    */
   trustProxy: boolean | number | string;
+  /** Other origins allowed to send state-changing calls (ALLOWED_ORIGINS); the server's own always is. */
+  allowedOrigins: string[];
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -102,5 +105,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readCache: flag(env.READ_CACHE, true),
     poolSize,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    allowedOrigins: parseAllowedOrigins(env.ALLOWED_ORIGINS),
   };
 }

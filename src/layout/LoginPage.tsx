@@ -1,14 +1,22 @@
 import { Typography } from '@mui/material';
 import { Login, LoginForm } from 'react-admin';
+import { useLocation } from 'react-router-dom';
+import { safeAfterLoginPath } from './safeRedirect';
 
-/** react-admin's login card (labels from the Chinese messages) with the product's name. */
+/**
+ * react-admin's login card (labels from the Chinese messages) with the product's name. After login
+ * it returns to the page first asked for, checked to be a path of this app (see safeRedirect.ts):
+ * react-admin would otherwise navigate to whatever its location state holds.
+ */
 export function LoginPage() {
+  const location = useLocation();
+  const redirectTo = safeAfterLoginPath(location.state, window.location.origin);
   return (
     <Login>
       <Typography variant="h6" component="h1" align="center" sx={{ mb: 1 }}>
         知识学习后台
       </Typography>
-      <LoginForm />
+      <LoginForm redirectTo={redirectTo} />
     </Login>
   );
 }

@@ -59,7 +59,8 @@ describe('成员管理', () => {
     await row.waitFor();
     await row.getByRole('cell', { name: auName }).waitFor();
     await row.getByRole('cell', { name: '造价二部' }).waitFor();
-    await row.getByRole('cell', { name: '否' }).waitFor();
+    // 管理员 否 and 停用 否.
+    await expect(row.getByRole('cell', { name: '否', exact: true }).count()).resolves.toBe(2);
   });
 
   it('shows the ticked permissions again when the member is edited', async () => {

@@ -48,6 +48,7 @@ export function toMemberRecord(row: MemberRow) {
     OrganizationName: row.ORGANIZATION_NAME,
     IsAdmin: row.IS_ADMIN === 1 ? 1 : 0,
     IsBuiltin: row.IS_BUILTIN === 1 ? 1 : 0,
+    IsDisabled: row.IS_DISABLED === 1 ? 1 : 0,
     Modules: parseModules(row.MODULES),
   };
 }
@@ -82,6 +83,8 @@ export async function sessionOf({ db }: Db, token: string): Promise<SessionOf | 
     .selectAll('MEMBER')
     .select('SESSION.EXPIRES_AT as SESSION_EXPIRES_AT')
     .where('SESSION.TOKEN_HASH', '=', tokenHash(token))
+    // Disabling deletes the sessions too; this also holds for a row disabled by hand in the database.
+    .where('MEMBER.IS_DISABLED', '=', 0)
     .executeTakeFirst();
   if (!row) return undefined;
   const { SESSION_EXPIRES_AT, ...member } = row;

@@ -7,7 +7,11 @@ export const THROTTLE_WINDOW_MS = 15 * 60 * 1000;
 export const MAX_FAILS_PER_ACCOUNT = 5;
 export const MAX_FAILS_PER_ADDRESS = 20;
 
-export const accountKey = (userName: string) => `u:${userName.toLowerCase()}`;
+/**
+ * One key per account however the name is written: case, surrounding spaces and Unicode
+ * compatibility forms (full-width letters) do not make a fresh counter.
+ */
+export const accountKey = (userName: string) => `u:${userName.normalize('NFKC').trim().toLowerCase()}`;
 export const addressKey = (ip: string) => `ip:${ip}`;
 
 function windowStart(now: number): string {

@@ -9,6 +9,7 @@ import * as m001 from './migrations/001_initial';
 import * as m002 from './migrations/002_uploads';
 import * as m003 from './migrations/003_row_counts';
 import * as m004 from './migrations/004_audit_log';
+import * as m005 from './migrations/005_member_disabled';
 import type { Database } from './tables';
 import { ChangeClock, withStatementCache } from './sqliteFast';
 
@@ -87,6 +88,7 @@ const MIGRATIONS: Record<string, { up(db: RawDb, dialect: DialectName): Promise<
   '002_uploads': m002,
   '003_row_counts': m003,
   '004_audit_log': m004,
+  '005_member_disabled': m005,
 };
 
 async function migrate({ db, dialect }: Db): Promise<void> {

@@ -15,6 +15,8 @@ export interface MemberTable {
   ORGANIZATION_NAME: string;
   IS_ADMIN: number;
   IS_BUILTIN: number;
+  /** 1: disabled by an administrator (migration 005). */
+  IS_DISABLED: Generated<number>;
   MODULES: string;
   PASSWORD_HASH: string;
   UPDATE_TIME: string;

@@ -27,6 +27,7 @@ const loginBody = {
 
 const WRONG_LOGIN = '用户名或密码错误';
 const THROTTLED = '登录失败次数过多，请15分钟后再试';
+const DISABLED = '该账号已停用，请联系管理员';
 
 // The json-schema-to-ts type provider types `request.body` from the same schema Ajv validates.
 const authRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
@@ -51,6 +52,8 @@ const authRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
       throw unauthorized(WRONG_LOGIN);
     }
     await clearFailures(app.database, userKey);
+    // Said only after the right password, so the state of an account is not shown to guessers.
+    if (member.IS_DISABLED === 1) throw new ApiError(403, DISABLED);
     const token = await createSession(app.database, member.AU_CODE);
     reply.setSessionCookie(token);
     return ok(toCurrentMember(member), '登录成功');

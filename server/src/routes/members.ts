@@ -1,6 +1,6 @@
 // Member administration (API.md "Members"): administrators only. Passwords are hashed and never
-// returned; a password change or deletion ends that member's sessions at once. Every change is
-// logged in its own transaction (audit log), a new password only as "changed".
+// returned; a password change, disabling (停用) or deletion ends that member's sessions at once.
+// Every change is logged in its own transaction (audit log), a new password only as "changed".
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { memberResource, memberSchema } from '../../../schemas/member';
@@ -22,6 +22,7 @@ interface MemberBody {
   AuName?: string;
   OrganizationName?: string;
   IsAdmin?: number;
+  IsDisabled?: number;
   Modules?: Record<string, string>;
   Password?: string;
 }
@@ -85,6 +86,7 @@ export default async function memberRoutes(app: FastifyInstance) {
       ORGANIZATION_NAME: body.OrganizationName ?? '',
       IS_ADMIN: body.IsAdmin ?? 0,
       IS_BUILTIN: 0,
+      IS_DISABLED: body.IsDisabled ?? 0,
       MODULES: JSON.stringify(body.Modules ?? {}),
       PASSWORD_HASH: await hashPassword(body.Password!),
       UPDATE_TIME: new Date().toISOString(),
@@ -104,12 +106,19 @@ export default async function memberRoutes(app: FastifyInstance) {
     if (existing.IS_BUILTIN === 1 && body.IsAdmin === 0) {
       throw badRequest('内置管理员不能取消管理员身份', [{ field: 'IsAdmin', msg: '内置管理员不能取消管理员身份' }]);
     }
+    if (body.IsDisabled === 1 && existing.IS_BUILTIN === 1) {
+      throw badRequest('内置管理员不能停用', [{ field: 'IsDisabled', msg: '内置管理员不能停用' }]);
+    }
+    if (body.IsDisabled === 1 && existing.AU_CODE === admin.AU_CODE) {
+      throw badRequest('不能停用自己', [{ field: 'IsDisabled', msg: '不能停用自己' }]);
+    }
     if (body.UserName !== undefined) await ensureUniqueName(body.UserName, existing.ID);
     const set = {
       ...(body.UserName !== undefined && { USER_NAME: body.UserName }),
       ...(body.AuName !== undefined && { AU_NAME: body.AuName }),
       ...(body.OrganizationName !== undefined && { ORGANIZATION_NAME: body.OrganizationName }),
       ...(body.IsAdmin !== undefined && { IS_ADMIN: body.IsAdmin }),
+      ...(body.IsDisabled !== undefined && { IS_DISABLED: body.IsDisabled }),
       ...(body.Modules !== undefined && { MODULES: JSON.stringify(body.Modules) }),
       ...(body.Password !== undefined && { PASSWORD_HASH: await hashPassword(body.Password) }),
       UPDATE_TIME: new Date().toISOString(),
@@ -120,8 +129,9 @@ export default async function memberRoutes(app: FastifyInstance) {
       await auditRecord(trx, admin, memberResource, 'update', toMemberRecord(existing), toMemberRecord(updated), password);
       return updated;
     });
-    // A new password ends every session of the member (one's own included: log in again).
-    if (body.Password !== undefined) await endSessionsOf(app.database, existing.AU_CODE);
+    // A new password, or being disabled, ends every session of the member (a new password of one's
+    // own included: log in again).
+    if (body.Password !== undefined || row.IS_DISABLED === 1) await endSessionsOf(app.database, existing.AU_CODE);
     return ok(toMemberRecord(row));
   });
 

@@ -5,8 +5,12 @@ import { Box } from '@mui/material';
 import videojs from 'video.js/core.es.js';
 import zhCN from 'video.js/dist/lang/zh-CN.json';
 import 'video.js/dist/video-js.css';
+import { FILE_URL_PATTERN } from '../../../schemas/fields';
 
 type Player = ReturnType<typeof videojs>;
+
+/** Only a stored-file URL (http(s) or /files/…) reaches the media element, whatever a record holds. */
+const FILE_URL = new RegExp(FILE_URL_PATTERN, 'i');
 
 /** SPEC.md 8: the video cannot be played. */
 export const UNPLAYABLE_MESSAGE = '该视频暂时无法播放，请稍后再试';
@@ -77,6 +81,12 @@ export default function VideoPlayer({ src, poster, title, onReady }: VideoPlayer
     const player = playerRef.current;
     if (!player) return;
     player.pause();
+    if (!FILE_URL.test(src)) {
+      // A record not written by this server (legacy, imported, tampered with): show the message.
+      // Code 4 (source not supported) shows notSupportedMessage, the message of SPEC.md 8.
+      player.error(4);
+      return;
+    }
     player.src({ src, type: 'video/mp4' });
   }, [src]);
 
@@ -90,7 +100,7 @@ export default function VideoPlayer({ src, poster, title, onReady }: VideoPlayer
     const player = playerRef.current;
     if (!player) return;
     player.poster('');
-    if (!poster) return;
+    if (!poster || !FILE_URL.test(poster)) return;
     let live = true;
     const probe = new Image();
     probe.onload = () => {

@@ -21,6 +21,8 @@ export function MemberInputs() {
         {...(isEdit ? { helperText: '留空则不修改' } : {})}
       />
       <FlagInput source="IsAdmin" label={fieldTitle(memberResource, 'IsAdmin')} />
+      {/* 停用: the member can no longer log in, and their open sessions end at once. */}
+      <FlagInput source="IsDisabled" label={fieldTitle(memberResource, 'IsDisabled')} />
       <ModulePermissionsInput />
     </>
   );

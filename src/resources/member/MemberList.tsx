@@ -15,7 +15,7 @@ function dropEmptyPassword(data: Record<string, unknown>): Record<string, unknow
   return data;
 }
 
-/** 成员管理 (administrators only): logins, names, the admin flag and per-module permissions. */
+/** 成员管理 (administrators only): logins, names, the admin and 停用 flags and per-module permissions. */
 export default function MemberList() {
   usePreloadWhenIdle(MemberInputs);
   return (

@@ -1,0 +1,131 @@
+// Browser-side defences of the whole server: security headers through @fastify/helmet (a
+// Content-Security-Policy fitted to what the admin app loads, nosniff, no framing), and the refusal
+// of state-changing requests sent from another origin.
+//
+// Why the origin check plus the SameSite=Lax cookie is enough against cross-site request forgery:
+// a Lax cookie is not sent with a cross-site POST (form or fetch), so such a call arrives without a
+// session and gets 401. What Lax does not cover is covered here: a *same-site* but cross-origin page
+// (a sibling subdomain) does get the cookie, and calls that need no session (login, logout, signed
+// upload URLs) would still act. Browsers send `Origin` on every POST/PUT/DELETE (and `Sec-Fetch-Site`
+// on all requests), so any of those from another origin is refused here. Requests with neither
+// header (curl, server-to-server) are not from a browser, carry no ambient cookie, and stay allowed.
+import helmet from '@fastify/helmet';
+import fp from 'fastify-plugin';
+import type { FastifyRequest } from 'fastify';
+import type { Config } from '../config';
+import { ApiError } from '../errors';
+import { publicBaseUrl } from '../storage/s3';
+
+export const CROSS_ORIGIN_MESSAGE = '不允许从其他来源发起此请求';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Origins (scheme://host[:port]) of the S3 service: where uploads are PUT and files are read. */
+export function storageOrigins(config: Config): string[] {
+  if (config.storage !== 's3' || !config.s3) return [];
+  const s3 = config.s3;
+  const origins = new Set<string>();
+  // Presigned uploads go to the service itself (endpoint-derived URL); files are read from the
+  // public base URL, which may be a CDN.
+  origins.add(new URL(publicBaseUrl({ ...s3, publicBaseUrl: undefined })).origin);
+  origins.add(new URL(publicBaseUrl(s3)).origin);
+  if (!s3.endpoint) origins.add(`https://s3.${s3.region}.amazonaws.com`);
+  return [...origins];
+}
+
+/** The Content-Security-Policy directives of the admin app (helmet's format). */
+export function cspDirectives(config: Config): Record<string, string[]> {
+  const storage = storageOrigins(config);
+  return {
+    'default-src': ["'self'"],
+    'base-uri': ["'self'"],
+    // Vite emits module scripts only, no inline script: no 'unsafe-inline', no 'unsafe-eval'.
+    'script-src': ["'self'"],
+    'script-src-attr': ["'none'"],
+    // MUI's emotion injects <style> elements at run time and React writes style attributes; a nonce
+    // would need index.html rendered per request. Styles cannot run code, and stored rich text only
+    // keeps colour and alignment declarations (schemas/richText.ts), so 'unsafe-inline' is for styles only.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    // video.js ships its icon font as a data: URL.
+    'font-src': ["'self'", 'data:'],
+    // Rich text may show images from any http(s) site (the sanitiser's rule); posters made in the
+    // browser are blob:/data: URLs.
+    'img-src': ["'self'", 'data:', 'blob:', 'http:', 'https:'],
+    // video.js plays the stored file (this origin or the bucket/CDN), or a blob: of a file being chosen.
+    'media-src': ["'self'", 'blob:', ...storage],
+    // Uppy PUTs files and parts straight to the bucket when STORAGE=s3.
+    'connect-src': ["'self'", ...storage],
+    'worker-src': ["'self'", 'blob:'],
+    'object-src': ["'none'"],
+    'frame-src': ["'none'"],
+    'frame-ancestors': ["'none'"],
+    'form-action': ["'self'"],
+  };
+}
+
+/** Parses ALLOWED_ORIGINS (comma-separated origins); a malformed entry fails at start. */
+export function parseAllowedOrigins(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL;
+      try {
+        url = new URL(entry);
+      } catch {
+        throw new Error(`ALLOWED_ORIGINS: "${entry}" is not an origin such as https://admin.example.com`);
+      }
+      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== entry.replace(/\/$/, '')) {
+        throw new Error(`ALLOWED_ORIGINS: "${entry}" is not an origin such as https://admin.example.com`);
+      }
+      return url.origin;
+    });
+}
+
+/** Whether a request may change state: same origin as the Host it was sent to, or allowed. */
+export function isSameOriginRequest(request: FastifyRequest, allowed: readonly string[]): boolean {
+  const origin = request.headers.origin;
+  if (origin !== undefined) {
+    // "null" (sandboxed frames, file: pages, some redirects) is never an origin of ours.
+    if (allowed.includes(origin)) return true;
+    let host: string;
+    try {
+      const url = new URL(origin);
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') return false;
+      host = url.host;
+    } catch {
+      return false;
+    }
+    // The host (with port) must be the one the request was sent to. The scheme is not compared:
+    // behind a TLS-terminating proxy the server sees http while the page is https.
+    return host.toLowerCase() === (request.headers.host ?? '').toLowerCase();
+  }
+  // No Origin: a browser that still says where the request comes from.
+  const site = request.headers['sec-fetch-site'];
+  return site === undefined || site === 'same-origin' || site === 'none';
+}
+
+export default fp<{ config: Config }>(async (app, { config }) => {
+  await app.register(helmet, {
+    contentSecurityPolicy: { useDefaults: false, directives: cspDirectives(config) },
+    // Only over https: a Strict-Transport-Security header on a plain-http deployment would be wrong.
+    strictTransportSecurity: config.cookieSecure ? { maxAge: 15552000, includeSubDomains: false } : false,
+    frameguard: { action: 'deny' },
+    // Handouts open in a new window with noopener; same-origin isolation costs nothing here.
+    crossOriginOpenerPolicy: { policy: 'same-origin' },
+    // Images of rich text come from other sites: do not require them to opt in (COEP stays off).
+    crossOriginEmbedderPolicy: false,
+    referrerPolicy: { policy: 'same-origin' },
+  });
+
+  const allowed = config.allowedOrigins;
+  app.addHook('onRequest', async (request) => {
+    if (SAFE_METHODS.has(request.method)) return;
+    if (!isSameOriginRequest(request, allowed)) {
+      request.log.warn({ origin: request.headers.origin, site: request.headers['sec-fetch-site'] }, 'cross-origin write refused');
+      throw new ApiError(403, CROSS_ORIGIN_MESSAGE);
+    }
+  });
+});
