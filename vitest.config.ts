@@ -11,6 +11,8 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
           include: ['schemas/**/*.spec.ts', 'server/**/*.spec.ts', 'src/**/*.spec.{ts,tsx}'],
           environment: 'node',
+          // Screens rendered in jsdom share the two cores with the API suite's servers.
+          testTimeout: 15000,
         },
       },
       {

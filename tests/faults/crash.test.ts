@@ -210,7 +210,10 @@ describe('kill -9 during a storm of writes (SQLite)', () => {
     const list = await admin.get<Video[]>('/Ajax/GetVideoListInAdmin', { All: 1 });
     expect(list.status).toBe(200);
     expect(list.body.total).toBe(list.body.data.length);
-    expect(list.body.total).toBe(stable.length + acked.added.size - acked.deleted.size);
+    // Writes cut off by a kill were never acknowledged: each may or may not have landed, so the
+    // count may differ from the acknowledged one by at most their number (the rows above are exact).
+    const acknowledgedCount = stable.length + acked.added.size - acked.deleted.size;
+    expect(Math.abs(list.body.total! - acknowledgedCount)).toBeLessThanOrEqual(acked.failed);
 
     console.log(
       `[faults] kill -9 (SQLite, synchronous=NORMAL): ${ROUNDS} rounds, ${acked.total} writes acknowledged, 0 lost; ` +
