@@ -9,10 +9,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config';
 import { ensureAdmin, uploadSecret } from './bootstrap';
 import { purgeExpiredSessions } from './auth/members';
-import { unauthorized } from './errors';
+import { badRequest, unauthorized } from './errors';
+import { fieldWithNul } from './http/nul';
 import { loadDemoData } from './demoData';
 import databasePlugin from './plugins/database';
-import errorsPlugin from './plugins/errors';
+import errorsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/errors';
 import sessionPlugin from './plugins/session';
 import storagePlugin from './plugins/storage';
 import routes from './routes/index';
@@ -31,6 +32,9 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     logger: config.logger ? { level: 'info' } : false,
     // Rich text of 200,000 characters in UTF-8 stays well under 2 MiB.
     bodyLimit: 2 * 1024 * 1024,
+    // Refusals made before a route runs get the envelope too (plugins/errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
     ajv: {
       customOptions: {
         allErrors: true,
@@ -64,8 +68,11 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const PUBLIC_CALLS = new Set(['/Ajax/Login', '/Ajax/Logout']);
   app.addHook('preValidation', async (request) => {
     const path = request.url.split('?')[0] ?? '';
-    if (!/^\/(Ajax|Xcx1|Xcx3)\//.test(path) || PUBLIC_CALLS.has(path)) return;
-    if (!(await request.currentMember())) throw unauthorized();
+    if (!/^\/(Ajax|Xcx1|Xcx3)\//.test(path)) return;
+    if (!PUBLIC_CALLS.has(path) && !(await request.currentMember())) throw unauthorized();
+    // NUL characters: PostgreSQL refuses them in text (http/nul.ts).
+    const field = fieldWithNul(request.body) ?? fieldWithNul(request.query);
+    if (field) throw badRequest(`${field}：不能包含空字符`, [{ field, msg: '不能包含空字符' }]);
   });
 
   await app.register(routes);
