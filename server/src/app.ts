@@ -10,7 +10,7 @@ import type { Config } from './config';
 import { ensureAdmin, uploadSecret } from './bootstrap';
 import { purgeExpiredSessions } from './auth/members';
 import { badRequest, unauthorized } from './errors';
-import { fieldWithNul } from './http/nul';
+import { unstorableValue } from './http/unstorable';
 import { loadDemoData } from './demoData';
 import databasePlugin from './plugins/database';
 import errorsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/errors';
@@ -68,11 +68,14 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const PUBLIC_CALLS = new Set(['/Ajax/Login', '/Ajax/Logout']);
   app.addHook('preValidation', async (request) => {
     const path = request.url.split('?')[0] ?? '';
-    if (!/^\/(Ajax|Xcx1|Xcx3)\//.test(path)) return;
-    if (!PUBLIC_CALLS.has(path) && !(await request.currentMember())) throw unauthorized();
-    // NUL characters: PostgreSQL refuses them in text (http/nul.ts).
-    const field = fieldWithNul(request.body) ?? fieldWithNul(request.query);
-    if (field) throw badRequest(`${field}：不能包含空字符`, [{ field, msg: '不能包含空字符' }]);
+    if (!/^\/(Ajax|Xcx1|Xcx3)\//.test(path) || PUBLIC_CALLS.has(path)) return;
+    if (!(await request.currentMember())) throw unauthorized();
+  });
+  // After validation, which may have coerced "Infinity" into a number (http/unstorable.ts).
+  app.addHook('preHandler', async (request) => {
+    if (!/^\/(Ajax|Xcx1|Xcx3)\//.test(request.url)) return;
+    const bad = unstorableValue(request.body) ?? unstorableValue(request.query);
+    if (bad) throw badRequest(`${bad.field}：${bad.msg}`, [bad]);
   });
 
   await app.register(routes);

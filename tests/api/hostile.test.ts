@@ -52,7 +52,7 @@ describe('NUL characters (PostgreSQL refuses them in text: once a 500 there)', (
   });
 });
 
-describe('ids beyond 32 bits (PostgreSQL integer overflow: once a 500 there)', () => {
+describe('ids beyond 32 bits and infinite numbers (PostgreSQL integer overflow: once a 500 there)', () => {
   it.each([2 ** 31, 1e10, 1e308])('Id %d is refused on reads, writes and the sort order', async (Id) => {
     await expectRefused(() => admin.call('/Ajax/GetSingleVideoInAdmin', { Id }), 'Id');
     await expectRefused(() => admin.get('/Ajax/GetSingleVideoInAdmin', { Id: String(Id) }), 'Id');
@@ -61,6 +61,19 @@ describe('ids beyond 32 bits (PostgreSQL integer overflow: once a 500 there)', (
     await expectRefused(() => admin.call('/Ajax/UpdateUseweb', { Id, UwName: '网站' }), 'Id');
     await expectRefused(() => admin.call('/Ajax/UpdateUsewebSort', { modelList: [{ Id, UwSort: 1 }] }), 'modelList');
     await expectRefused(() => admin.call('/Ajax/UpdateUsewebSort', { modelList: JSON.stringify([{ Id, UwSort: 1 }]) }), 'modelList');
+  });
+
+  // Ajv coerces the text "Infinity" (or "1e400") into a number and then skips `maximum`.
+  it.each(['Infinity', '-Infinity', '1e400'])('the text %s is refused as a number, in bodies and query strings', async (text) => {
+    const json = { headers: { 'content-type': 'application/json' } };
+    await expectRefused(() => admin.call('/Ajax/GetSingleVideoInAdmin', `{"Id":"${text}"}`, json), 'Id');
+    await expectRefused(() => admin.get('/Ajax/GetSingleVideoInAdmin', { Id: text }), 'Id');
+    await expectRefused(() => admin.call('/Ajax/DelMember', `{"Id":"${text}"}`, json), 'Id');
+    await expectRefused(() => admin.get('/Xcx1/GetStandardArticleListInAdmin', { type: text }), 'type');
+    await expectRefused(
+      () => admin.call('/Ajax/AddVideo', { VdtCode: vdtCode, VdName: '视频', VdUrl: 'https://e.com/v.mp4', VdSort: text }),
+      'VdSort',
+    );
   });
 
   it('the largest 32-bit id is still a plain 404', async () => {
