@@ -14,6 +14,9 @@ fi
 echo "== unit and API tests (SQLite)"
 npx vitest run --project unit --project api
 
+echo "== sqlmap against a server of its own (REQUIRE_SQLMAP=1: missing sqlmap is a failure)"
+bash scripts/sqlmap.sh
+
 echo "== browser tests (Chromium, built app)"
 npm run build
 CHROMIUM_PATH="$(scripts/ensure-chromium.sh)"

@@ -9,10 +9,11 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config';
 import { ensureAdmin, uploadSecret } from './bootstrap';
 import { purgeExpiredSessions } from './auth/members';
-import { unauthorized } from './errors';
+import { badRequest, unauthorized } from './errors';
+import { unstorableValue } from './http/unstorable';
 import { loadDemoData } from './demoData';
 import databasePlugin from './plugins/database';
-import errorsPlugin from './plugins/errors';
+import errorsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/errors';
 import securityPlugin from './plugins/security';
 import sessionPlugin from './plugins/session';
 import storagePlugin from './plugins/storage';
@@ -38,6 +39,9 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     // Behind a load balancer: the client's address (login throttle) comes from X-Forwarded-For.
     // A hop count as the function Fastify makes of it (its types accept no number).
     trustProxy: typeof config.trustProxy === 'number' ? trustHops(config.trustProxy) : config.trustProxy,
+    // Refusals made before a route runs get the envelope too (plugins/errors.ts).
+    frameworkErrors,
+    clientErrorHandler,
     ajv: {
       customOptions: {
         allErrors: true,
@@ -85,6 +89,12 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     const path = request.url.split('?')[0] ?? '';
     if (!/^\/(Ajax|Xcx1|Xcx3)\//.test(path) || PUBLIC_CALLS.has(path)) return;
     if (!(await request.currentMember())) throw unauthorized();
+  });
+  // After validation, which may have coerced "Infinity" into a number (http/unstorable.ts).
+  app.addHook('preHandler', async (request) => {
+    if (!/^\/(Ajax|Xcx1|Xcx3)\//.test(request.url)) return;
+    const bad = unstorableValue(request.body) ?? unstorableValue(request.query);
+    if (bad) throw badRequest(`${bad.field}：${bad.msg}`, [bad]);
   });
 
   await app.register(routes);

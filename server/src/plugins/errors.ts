@@ -1,7 +1,8 @@
 // One error handler for the whole API: every failure is the envelope of API.md with a Chinese
 // message; 5xx details are logged, never sent.
+import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';
-import type { FastifyError } from 'fastify';
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, constraintViolation, MSG_CONCURRENT_CHANGE } from '../errors';
 import { databaseFault } from '../http/faults';
 import { fieldErrors } from '../http/validationMessages';
@@ -13,10 +14,41 @@ const STATUS_MESSAGES: Record<number, string> = {
   404: '请求的接口不存在',
   405: '不支持的请求方法',
   406: '无法提供所请求的格式',
+  408: '请求超时',
   413: '请求内容过大',
+  414: '请求地址过长',
   415: '不支持的请求格式，请使用JSON',
   429: '请求过于频繁，请稍后再试',
+  431: '请求头或地址过长',
 };
+
+const envelope = (status: number) => ({ code: status, msg: STATUS_MESSAGES[status] ?? '请求无法处理' });
+
+/**
+ * Fastify's `frameworkErrors`: refusals made before any route runs (an undecodable URL, an
+ * over-long path parameter). Fastify's own answer is English and echoes the URL.
+ */
+export function frameworkErrors(error: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 500 ? error.statusCode : 400;
+  void reply.status(status).send(envelope(status));
+}
+
+/**
+ * Fastify's `clientErrorHandler`: requests Node's HTTP parser refuses (headers or URL over 16 KiB,
+ * malformed request line). Same behaviour as Fastify's default, with the envelope as body.
+ */
+export function clientErrorHandler(err: Error & { code?: string }, socket: Socket): void {
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : err.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const body = JSON.stringify(envelope(status));
+  if (socket.writable) {
+    socket.write(
+      `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : status === 408 ? 'Request Timeout' : 'Bad Request'}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nContent-Type: application/json; charset=utf-8\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(err);
+}
 
 export default fp(async (app) => {
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {

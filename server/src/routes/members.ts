@@ -55,7 +55,9 @@ export default async function memberRoutes(app: FastifyInstance) {
       const text = params[field];
       if (typeof text === 'string' && text.trim()) {
         const column = field === 'UserName' ? 'USER_NAME' : 'AU_NAME';
-        base = base.where(sql`lower(${sql.ref(column)})`, 'like', `%${text.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
+        const pattern = `%${text.trim().toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+        // The escape character must be named: SQLite's LIKE has none by default.
+        base = base.where(sql<boolean>`lower(${sql.ref(column)}) like ${pattern} escape '\\'`);
       }
     }
     let rows = base.selectAll();

@@ -8,6 +8,9 @@ type Props = Record<string, unknown>;
 /** Every row of a list in one call is bounded by this (API.md: All=1 has a server maximum). */
 export const MAX_ALL_ROWS = 20000;
 export const MAX_PAGE_SIZE = 100;
+/** Ids are 32-bit (PostgreSQL `serial`): a larger one is refused, not sent to the database to fail there. */
+export const MAX_ID = 2147483647;
+export const idProperty = { type: 'integer', minimum: 1, maximum: MAX_ID } as const;
 
 function writableProperties(schema: ObjectSchema): Props {
   const out: Props = {};
@@ -33,7 +36,7 @@ export function createBodySchema(descriptor: ResourceDescriptor) {
 export function updateBodySchema(descriptor: ResourceDescriptor) {
   return {
     type: 'object',
-    properties: { Id: { type: 'integer', minimum: 1 }, ...writableProperties(descriptor.schema) },
+    properties: { Id: idProperty, ...writableProperties(descriptor.schema) },
     required: ['Id'],
     additionalProperties: false,
   } as const;
@@ -41,7 +44,7 @@ export function updateBodySchema(descriptor: ResourceDescriptor) {
 
 export const idBodySchema = {
   type: 'object',
-  properties: { Id: { type: 'integer', minimum: 1 } },
+  properties: { Id: idProperty },
   required: ['Id'],
   additionalProperties: false,
 } as const;
@@ -51,7 +54,7 @@ export function oneParamsSchema(descriptor: ResourceDescriptor) {
     return {
       type: 'object',
       properties: {
-        Id: { type: 'integer', minimum: 1 },
+        Id: idProperty,
         Code: { type: 'string', minLength: 1, maxLength: 64 },
         code: { type: 'string', minLength: 1, maxLength: 64 },
       },

@@ -8,10 +8,11 @@ import { badRequest, notFound } from '../errors';
 import { ok } from '../http/envelope';
 import { requireAccess } from '../plugins/permissions';
 import { writeRoute } from './crud';
+import { idProperty, MAX_ID } from './requestSchemas';
 
 const entrySchema = {
   type: 'object',
-  properties: { Id: { type: 'integer', minimum: 1 }, UwSort: { type: 'integer', minimum: 1, maximum: 1000000 } },
+  properties: { Id: idProperty, UwSort: { type: 'integer', minimum: 1, maximum: 1000000 } },
   required: ['Id', 'UwSort'],
   additionalProperties: false,
 } as const;
@@ -24,6 +25,9 @@ const sortBody = {
   required: ['modelList'],
   additionalProperties: false,
 } as const;
+
+/** The bounds of the array form's schema hold for the JSON-text form too. */
+const inRange = (v: unknown, min: number, max: number) => Number.isInteger(v) && (v as number) >= min && (v as number) <= max;
 
 function parseModelList(value: unknown): { Id: number; UwSort: number }[] {
   let list: unknown = value;
@@ -41,9 +45,8 @@ function parseModelList(value: unknown): { Id: number; UwSort: number }[] {
       (e: unknown) =>
         !!e &&
         typeof e === 'object' &&
-        Number.isInteger((e as { Id: unknown }).Id) &&
-        Number.isInteger((e as { UwSort: unknown }).UwSort) &&
-        (e as { UwSort: number }).UwSort >= 1,
+        inRange((e as { Id: unknown }).Id, 1, MAX_ID) &&
+        inRange((e as { UwSort: unknown }).UwSort, 1, 1000000),
     );
   if (!ok) throw badRequest('排序数据格式不正确', [{ field: 'modelList', msg: '排序数据格式不正确' }]);
   return (list as { Id: number; UwSort: number }[]).map(({ Id, UwSort }) => ({ Id, UwSort }));
