@@ -16,6 +16,7 @@
 // From another script: `const figures = await benchUpload(); printUploadFigures(figures);`
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -201,7 +202,7 @@ async function measure(uploadPath: UploadPath, size: number): Promise<UploadFigu
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-bench-upload-'));
   let server: ServerProcess | undefined;
   try {
-    server = await startServerProcess({ DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, 'no-public'), ADMIN_PASSWORD: PASSWORD }, 180_000);
+    server = await startServerProcess({ DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, 'no-public'), ADMIN_PASSWORD: PASSWORD }, 180_000, { built: true });
     const api = new Api(server.url);
     await api.call('Login', { UserName: 'admin', Password: PASSWORD });
     const head = mp4Bytes(CHUNK);
@@ -250,6 +251,8 @@ export async function benchUpload(
   options: { sizeBytes?: number; paths?: UploadPath[] } = {},
 ): Promise<UploadFigure[]> {
   const size = options.sizeBytes ?? LARGEST_VIDEO;
+  // The server as `npm start` runs it, compiled to JavaScript.
+  execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
   const figures: UploadFigure[] = [];
   for (const p of options.paths ?? (['multipart', 'single PUT'] as const)) figures.push(await measure(p, size));
   return figures;

@@ -2,7 +2,6 @@
 // product: video categories and playable videos, comments, websites, the four document
 // catalogues, unified answers, and a staff member with limited permissions.
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { ResourceDescriptor } from '../../schemas/descriptor';
 import { articleResource, tykjArticleResource } from '../../schemas/standardArticle';
 import { classifyResource, tykjClassifyResource, ROOT_CODE } from '../../schemas/standardClassify';
@@ -16,8 +15,9 @@ import { putDemoPoster } from './media/poster';
 import type { Db } from './db/database';
 import { insertRow, type Row } from './db/repository';
 import type { StorageDriver } from './storage/types';
+import { DEMO_DIR } from './paths';
 
-const MEDIA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../demo');
+const MEDIA_DIR = DEMO_DIR;
 
 export const DEMO_STAFF = { UserName: 'staff', Password: 'staff12345' } as const;
 

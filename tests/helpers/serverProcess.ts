@@ -19,9 +19,14 @@ export interface ServerProcess {
   stop(): Promise<void>;
 }
 
-/** Starts one server process with `env` over a clean environment; resolves once it listens. */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/src/server.ts'], {
+/**
+ * Starts one server process with `env` over a clean environment; resolves once it listens.
+ * `built`: run the compiled server/dist/server.mjs of `npm start` (scripts/build-server.mjs)
+ * instead of the sources through tsx.
+ */
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000, options: { built?: boolean } = {}): Promise<ServerProcess> {
+  const entry = options.built ? ['server/dist/server.mjs'] : ['--import', 'tsx', 'server/src/server.ts'];
+  const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: {
       PATH: process.env.PATH ?? '',

@@ -6,14 +6,14 @@ import { accessSync, constants } from 'node:fs';
 import { mkdtemp, rm, stat } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { posterUrlOf } from '../../../schemas/poster';
 import type { StorageDriver } from '../storage/types';
+import { DEMO_DIR } from '../paths';
 
 /** A frame takes a few hundred ms; a stuck network read must not hold a request for long. */
 export const POSTER_TIMEOUT_MS = 20_000;
 
-const DEMO_POSTER = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../demo/demo-poster.jpg');
+const DEMO_POSTER = path.join(DEMO_DIR, 'demo-poster.jpg');
 
 let ffmpegPath: string | null | undefined;
 
