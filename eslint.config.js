@@ -6,7 +6,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/', 'data/', 'node_modules/', 'coverage/', 'bench-results/'] },
+  { ignores: ['dist/', 'data/', 'node_modules/', 'coverage/', 'bench-results/', 'server/dist/', '.tmp/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
