@@ -9,7 +9,10 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 await build({
   entryPoints: [path.join(root, 'server/src/server.ts')],
-  outfile: path.join(root, 'server/dist/server.mjs'),
+  outdir: path.join(root, 'server/dist'),
+  outExtension: { '.js': '.mjs' },
+  // Dynamic imports (the S3 driver and its SDK) stay chunks of their own, loaded only when used.
+  splitting: true,
   bundle: true,
   platform: 'node',
   format: 'esm',

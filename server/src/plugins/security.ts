@@ -14,7 +14,7 @@ import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
-import { publicBaseUrl } from '../storage/s3';
+import { publicBaseUrl } from '../storage/s3Urls';
 
 export const CROSS_ORIGIN_MESSAGE = '不允许从其他来源发起此请求';
 

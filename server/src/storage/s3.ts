@@ -16,6 +16,9 @@ import {
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import type { S3Config } from '../config';
+import { publicBaseUrl } from './s3Urls';
+
+export { publicBaseUrl };
 import { ApiError, badRequest, notFound } from '../errors';
 import { bucketFault } from '../http/faults';
 import { MAGIC_HEAD_BYTES } from './magic';
@@ -266,21 +269,3 @@ export class S3Storage implements StorageDriver {
   }
 }
 
-/**
- * Where files are read from: S3_PUBLIC_BASE_URL (a CDN or custom domain) when set; else the
- * endpoint, path style (`<endpoint>/<bucket>`) or virtual-hosted (`<bucket>.<endpoint host>`) as
- * configured; else AWS's virtual-hosted URL.
- */
-export function publicBaseUrl(config: S3Config): string {
-  const trim = (s: string) => s.replace(/\/+$/, '');
-  if (config.publicBaseUrl) return trim(config.publicBaseUrl);
-  if (config.endpoint) {
-    const endpoint = new URL(config.endpoint);
-    // Like the SDK, fall back to path style for an IP address, which has no bucket subdomain.
-    const isIp = /^\d+\.\d+\.\d+\.\d+$/.test(endpoint.hostname) || endpoint.hostname.startsWith('[');
-    if (config.forcePathStyle || isIp) return `${trim(endpoint.href)}/${config.bucket}`;
-    endpoint.hostname = `${config.bucket}.${endpoint.hostname}`;
-    return trim(endpoint.href);
-  }
-  return `https://${config.bucket}.s3.${config.region}.amazonaws.com`;
-}
