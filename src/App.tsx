@@ -8,54 +8,41 @@ import { i18nProvider } from './i18n/index';
 import { AppLayout } from './layout/AppLayout';
 import { Dashboard } from './layout/Dashboard';
 import { LoginPage } from './layout/LoginPage';
-import { lazyScreen } from './lazyScreen';
+import { lazyScreen, type LazyScreen } from './lazyScreen';
 import { PATHS } from './navigation';
 import { authProvider, dataProvider } from './providers';
 import { theme } from './theme';
 
-const loadVideoTypeList = () => import('./resources/videoType/VideoTypeList');
-const loadUsewebList = () => import('./resources/useweb/UsewebList');
-const loadMemberList = () => import('./resources/member/MemberList');
-const loadAuditLogList = () => import('./resources/auditLog/AuditLogList');
-const loadClassifyManage = () => import('./resources/classify/ClassifyManage');
-const loadVideoList = () => import('./resources/video/VideoList');
-const loadVideoViewList = () => import('./resources/videoView/VideoViewList');
-const loadVideoDetails = () => import('./resources/videoView/VideoDetails');
-const loadArticleCatalogue = () => import('./resources/article/ArticleCatalogue');
-const loadArticleManage = () => import('./resources/article/ArticleManage');
-const loadTykjView = () => import('./resources/tykj/TykjView');
-const loadTykjManage = () => import('./resources/tykj/TykjManage');
+const VideoTypeList = lazyScreen(() => import('./resources/videoType/VideoTypeList'));
+const UsewebList = lazyScreen(() => import('./resources/useweb/UsewebList'));
+const MemberList = lazyScreen(() => import('./resources/member/MemberList'));
+const AuditLogList = lazyScreen(() => import('./resources/auditLog/AuditLogList'));
+const ClassifyManage = lazyScreen(() => import('./resources/classify/ClassifyManage'));
+const VideoEditScreen = lazyScreen(() => import('./resources/video/VideoList'));
+const VideoViewScreen = lazyScreen(() => import('./resources/videoView/VideoViewList'));
+const VideoDetailsScreen = lazyScreen(() => import('./resources/videoView/VideoDetails'));
+const ArticleCatalogueScreen = lazyScreen(() => import('./resources/article/ArticleCatalogue'));
+const ArticleManageScreen = lazyScreen(() => import('./resources/article/ArticleManage'));
+const TykjScreen = lazyScreen(() => import('./resources/tykj/TykjView'));
+const TykjManageScreen = lazyScreen(() => import('./resources/tykj/TykjManage'));
 
-const VideoTypeList = lazyScreen(loadVideoTypeList);
-const UsewebList = lazyScreen(loadUsewebList);
-const MemberList = lazyScreen(loadMemberList);
-const AuditLogList = lazyScreen(loadAuditLogList);
-const ClassifyManage = lazyScreen(loadClassifyManage);
-const VideoEditScreen = lazyScreen(loadVideoList);
-const VideoViewScreen = lazyScreen(loadVideoViewList);
-const VideoDetailsScreen = lazyScreen(loadVideoDetails);
-const ArticleCatalogueScreen = lazyScreen(loadArticleCatalogue);
-const ArticleManageScreen = lazyScreen(loadArticleManage);
-const TykjScreen = lazyScreen(loadTykjView);
-const TykjManageScreen = lazyScreen(loadTykjManage);
-
-/** Each screen's path prefix and its module, the longest prefixes first. */
-const SCREEN_LOADERS: [string, () => Promise<unknown>][] = (
+/** Each screen's path prefix and its screen, the longest prefixes first. */
+const SCREENS_BY_PATH: [string, LazyScreen<never>][] = (
   [
-    [PATHS.videoType, loadVideoTypeList],
-    [PATHS.useweb, loadUsewebList],
-    [PATHS.member, loadMemberList],
-    [PATHS.auditLog, loadAuditLogList],
-    [PATHS.articleClassify, loadClassifyManage],
-    [PATHS.tykjClassify, loadClassifyManage],
-    [PATHS.video, loadVideoList],
-    [PATHS.videoView, loadVideoViewList],
-    [PATHS.videoDetails, loadVideoDetails],
-    [PATHS.articleCatalogue, loadArticleCatalogue],
-    [PATHS.articleManage, loadArticleManage],
-    [PATHS.tykj, loadTykjView],
-    [PATHS.tykjManage, loadTykjManage],
-  ] as [string, () => Promise<unknown>][]
+    [PATHS.videoType, VideoTypeList],
+    [PATHS.useweb, UsewebList],
+    [PATHS.member, MemberList],
+    [PATHS.auditLog, AuditLogList],
+    [PATHS.articleClassify, ClassifyManage],
+    [PATHS.tykjClassify, ClassifyManage],
+    [PATHS.video, VideoEditScreen],
+    [PATHS.videoView, VideoViewScreen],
+    [PATHS.videoDetails, VideoDetailsScreen],
+    [PATHS.articleCatalogue, ArticleCatalogueScreen],
+    [PATHS.articleManage, ArticleManageScreen],
+    [PATHS.tykj, TykjScreen],
+    [PATHS.tykjManage, TykjManageScreen],
+  ] as [string, LazyScreen<never>][]
 ).sort((a, b) => b[0].length - a[0].length);
 
 /**
@@ -63,9 +50,9 @@ const SCREEN_LOADERS: [string, () => Promise<unknown>][] = (
  * after it (a deep link or a reload would otherwise wait for one more round trip).
  */
 export function preloadScreen(pathname: string): void {
-  const hit = SCREEN_LOADERS.find(([prefix]) => pathname === prefix || pathname.startsWith(`${prefix}/`));
-  // A failed download is retried by the screen itself when it renders.
-  hit?.[1]().catch(() => undefined);
+  const hit = SCREENS_BY_PATH.find(([prefix]) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+  // A failed download shows the error page when the screen renders; the next preload retries it.
+  hit?.[1].preload().catch(() => undefined);
 }
 
 /** A screen behind its module's view permission: a deep link without it shows 无权限. */

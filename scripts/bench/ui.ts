@@ -86,7 +86,7 @@ const SCREENS: Screen[] = [
 const LIBRARIES: { name: string; test: RegExp }[] = [
   { name: 'video.js', test: /node_modules\/(video\.js|@videojs|m3u8-parser|mpd-parser|mux\.js)\// },
   { name: 'rich text (TipTap, ra-input-rich-text)', test: /node_modules\/(@tiptap|ra-input-rich-text|prosemirror-[a-z-]+)\// },
-  { name: 'tree (react-arborist)', test: /node_modules\/(react-arborist|react-window)\// },
+  { name: 'tree (@tanstack/react-virtual)', test: /node_modules\/@tanstack\/(react-virtual|virtual-core)\// },
   { name: 'drag and drop (dnd-kit)', test: /node_modules\/@dnd-kit\// },
   { name: 'upload (Uppy)', test: /node_modules\/@uppy\// },
   { name: 'mp4box', test: /node_modules\/mp4box\// },

@@ -1,19 +1,58 @@
-// Parts of a screen that are not needed for its first rows (the add/edit dialog and its inputs,
-// the category tree, rich text): loaded on first render, or ahead of it once the browser is idle,
-// so that the screen's own download stays small and its dialogs still open at once.
-import { lazy, useEffect, type ComponentType, type LazyExoticComponent } from 'react';
+// Code loaded on demand: the screens (lazyScreen.tsx) and the parts of a screen that are not
+// needed for its first rows (the add/edit dialog and its inputs, the category tree, rich text).
+// Parts load on first render, or ahead of it once the browser is idle, so that the screen's own
+// download stays small and its dialogs still open at once.
+//
+// Why not React.lazy: it suspends on its first render even when the code has already arrived
+// (it calls the loader itself and waits for the promise), so its Suspense boundary commits the
+// fallback, and React then holds back revealing the content until 300 ms after that fallback was
+// shown (its "fallback throttle"). A screen or tree whose code was fetched ahead of time would
+// still wait up to 300 ms. Here the promise carries its status, which React's `use` reads
+// synchronously: code that is already there renders at once, without a fallback.
+import { createElement, use, useEffect, type ComponentType } from 'react';
 
-export type LazyPart<P> = LazyExoticComponent<ComponentType<P>> & { preload: () => Promise<unknown> };
+type TrackedPromise<T> = Promise<T> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: T; reason?: unknown };
 
-export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>): LazyPart<P> {
-  let loading: Promise<{ default: ComponentType<P> }> | undefined;
-  const preload = () => {
-    loading ??= load().then((component) => ({ default: component }));
-    // A failed download is tried again on the next render (a network hiccup is not permanent).
-    loading.catch(() => (loading = undefined));
-    return loading;
+export interface Loader<T> {
+  /** Starts the download (again after a failure); answers its promise. */
+  preload: () => Promise<T>;
+  /** In a component: the loaded value, or suspends until it is there (a failure reaches the error boundary). */
+  useValue: () => T;
+}
+
+export function loader<T>(load: () => Promise<T>): Loader<T> {
+  let current: TrackedPromise<T> | undefined;
+  const preload = (): Promise<T> => {
+    if (!current || current.status === 'rejected') {
+      const promise: TrackedPromise<T> = load();
+      promise.status = 'pending';
+      promise.then(
+        (value) => {
+          promise.status = 'fulfilled';
+          promise.value = value;
+        },
+        (reason: unknown) => {
+          promise.status = 'rejected';
+          promise.reason = reason;
+        },
+      );
+      current = promise;
+    }
+    return current;
   };
-  return Object.assign(lazy(preload), { preload });
+  // A rejected download is shown (error boundary), not retried in a loop; preload() retries it.
+  return { preload, useValue: () => use<T>((current as Promise<T> | undefined) ?? preload()) };
+}
+
+export type LazyPart<P> = ComponentType<P> & { preload: () => Promise<unknown> };
+
+/** A component whose code loads on first render (render it inside a Suspense boundary). */
+export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>): LazyPart<P> {
+  const code = loader(load);
+  function Part(props: P) {
+    return createElement(code.useValue(), props);
+  }
+  return Object.assign(Part, { preload: code.preload });
 }
 
 /** Runs `task` when the browser is idle (at the latest after `timeout` ms). */

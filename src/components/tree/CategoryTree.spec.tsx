@@ -66,6 +66,60 @@ describe('CategoryTree', { timeout: 20_000 }, () => {
     expect(onSelect).toHaveBeenLastCalledWith('a');
   });
 
+  it('closes and opens with the arrows, walks to the parent, jumps with Home/End and type-ahead', async () => {
+    const onSelect = vi.fn();
+    render(<Harness onSelect={onSelect} />);
+    const tree = screen.getByRole('tree');
+    await act(async () => {
+      tree.focus();
+    });
+    const names = () => screen.getAllByRole('treeitem').map((i) => i.textContent);
+    const focusedName = () => (document.activeElement as HTMLElement).textContent;
+    // Focus entered on 全部; End goes to the last visible row, 混凝土结构.
+    expect(focusedName()).toBe('全部');
+    fireEvent.keyDown(tree, { key: 'End' });
+    expect(focusedName()).toBe('混凝土结构');
+    // Left on a leaf walks to its parent; Left again closes the parent.
+    fireEvent.keyDown(tree, { key: 'ArrowLeft' });
+    expect(focusedName()).toBe('结构专业');
+    fireEvent.keyDown(tree, { key: 'ArrowLeft' });
+    expect(names()).toEqual(['全部', '建筑专业', '结构专业']);
+    expect(screen.getByRole('treeitem', { name: '结构专业' }).getAttribute('aria-expanded')).toBe('false');
+    // Right opens it again, then steps into its first child.
+    fireEvent.keyDown(tree, { key: 'ArrowRight' });
+    expect(names()).toEqual(['全部', '建筑专业', '结构专业', '混凝土结构']);
+    fireEvent.keyDown(tree, { key: 'ArrowRight' });
+    expect(focusedName()).toBe('混凝土结构');
+    fireEvent.keyDown(tree, { key: 'Home' });
+    expect(focusedName()).toBe('全部');
+    // Type-ahead: 建 finds 建筑专业.
+    fireEvent.keyDown(tree, { key: '建' });
+    expect(focusedName()).toBe('建筑专业');
+    expect(onSelect).not.toHaveBeenCalled();
+  });
+
+  it('is one tab stop: the pane leaves the tab order while a row holds the focus', async () => {
+    render(<Harness onSelect={() => undefined} />);
+    const tree = screen.getByRole('tree');
+    await act(async () => {
+      tree.focus();
+    });
+    expect(document.activeElement?.getAttribute('role')).toBe('treeitem');
+    expect(tree.getAttribute('tabindex')).toBe('-1');
+    expect(screen.getAllByRole('treeitem').every((i) => i.getAttribute('tabindex') === '-1')).toBe(true);
+  });
+
+  it('toggles a node with its chevron without selecting it', () => {
+    const onSelect = vi.fn();
+    render(<Harness onSelect={onSelect} />);
+    const chevron = screen.getByRole('treeitem', { name: '结构专业' }).querySelector('svg');
+    fireEvent.click(chevron!);
+    expect(screen.queryByRole('treeitem', { name: '混凝土结构' })).toBeNull();
+    fireEvent.click(screen.getByRole('treeitem', { name: '结构专业' }).querySelector('svg')!);
+    expect(screen.getByRole('treeitem', { name: '混凝土结构' })).toBeTruthy();
+    expect(onSelect).not.toHaveBeenCalled();
+  });
+
   it('renders only the visible rows of 10,000 categories', () => {
     const many: CategoryRow[] = [];
     for (let i = 0; i < 10_000; i++) many.push({ ScCode: `c${i}`, ScFatherCode: i < 100 ? '0' : `c${i % 100}`, ScName: `分类${i}`, ScSort: i });

@@ -14,10 +14,18 @@ import { CataloguePagination } from './CataloguePagination';
 import { PANE_HEIGHT } from './layout';
 import { SearchBar, type AppliedSearch } from './SearchBar';
 
+/**
+ * The tree pane with its own data: the 10,000 categories arriving re-render the tree alone, not
+ * the article table beside it.
+ */
+function CatalogueTree({ type, selected, onSelect }: { type: number; selected: string; onSelect: (code: string) => void }) {
+  const { tree, isPending, error } = useCategoryTree('classify', type);
+  return <CategoryTree title="文章分类" root={tree?.root} selected={selected} onSelect={onSelect} isPending={isPending} error={error} />;
+}
+
 function Catalogue({ type }: { type: number }) {
   const [params, setParams] = useSearchParams();
   const code = params.get('ScCode') || ROOT_CODE;
-  const { tree, isPending, error } = useCategoryTree('classify', type);
   const [search, setSearch] = useState<AppliedSearch | null>(null);
   // The remembered size is read once; later changes are kept both here and in the cookie.
   const [perPage, setPerPage] = useState(readPageSize);
@@ -42,7 +50,7 @@ function Catalogue({ type }: { type: number }) {
   return (
     <Box sx={{ display: 'flex', gap: 2, height: PANE_HEIGHT, minHeight: 420, mt: 1 }}>
       <Box sx={{ width: 280, flexShrink: 0, minHeight: 0 }}>
-        <CategoryTree title="文章分类" root={tree?.root} selected={code} onSelect={select} isPending={isPending} error={error} />
+        <CatalogueTree type={type} selected={code} onSelect={select} />
       </Box>
       <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
         <Box sx={{ p: 1.5, borderBottom: 1, borderColor: 'divider' }}>

@@ -1,0 +1,70 @@
+// @vitest-environment jsdom
+import { Component, Suspense, type ReactNode } from 'react';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { lazyPart } from './lazyPart';
+
+afterEach(cleanup);
+
+function Hello({ name }: { name: string }) {
+  return <p>你好 {name}</p>;
+}
+
+class Boundary extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+  override render() {
+    return this.state.failed ? <p>加载失败</p> : this.props.children;
+  }
+}
+
+const show = (Part: React.ComponentType<{ name: string }>) =>
+  render(
+    <Boundary>
+      <Suspense fallback={<p>拼命加载中</p>}>
+        <Part name="张三" />
+      </Suspense>
+    </Boundary>,
+  );
+
+describe('lazyPart', () => {
+  it('renders code that was preloaded at once, without showing the fallback', async () => {
+    const load = vi.fn(() => Promise.resolve(Hello));
+    const Part = lazyPart(load);
+    await Part.preload();
+    show(Part);
+    // No act() flush needed: the first commit already holds the content.
+    expect(screen.getByText('你好 张三')).toBeTruthy();
+    expect(screen.queryByText('拼命加载中')).toBeNull();
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('shows the fallback until code that was not there arrives, and loads it once', async () => {
+    let arrive: (c: typeof Hello) => void = () => undefined;
+    const load = vi.fn(() => new Promise<typeof Hello>((resolve) => (arrive = resolve)));
+    const Part = lazyPart(load);
+    // Awaited act: React retries a suspended render through act's queue in tests.
+    await act(async () => show(Part));
+    expect(screen.getByText('拼命加载中')).toBeTruthy();
+    await act(async () => arrive(Hello));
+    expect(await screen.findByText('你好 张三')).toBeTruthy();
+    void Part.preload();
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('lets a failed download reach the error boundary once, and preload() tries it again', async () => {
+    const load = vi.fn().mockRejectedValueOnce(new Error('network')).mockResolvedValue(Hello);
+    const Part = lazyPart<{ name: string }>(load);
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    await act(async () => show(Part));
+    expect(await screen.findByText('加载失败')).toBeTruthy();
+    expect(load).toHaveBeenCalledTimes(1);
+    await Part.preload();
+    cleanup();
+    show(Part);
+    expect(screen.getByText('你好 张三')).toBeTruthy();
+    expect(load).toHaveBeenCalledTimes(2);
+  });
+});
