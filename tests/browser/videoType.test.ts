@@ -116,4 +116,31 @@ describe('视频分类', () => {
   });
 });
 
+describe('视频分类 pages', () => {
+  it('fetches the next page ahead, so that 下一页 shows it even with the network held', async () => {
+    const { page } = s;
+    const admin = await s.server.admin();
+    // 20 more categories: two pages of 15, sorted after the demo ones (VDT_SORT ASC).
+    for (let i = 0; i < 20; i++) {
+      const added = await admin.call('/Ajax/AddVideoType', { VdtName: `翻页分类${String(i).padStart(2, '0')}`, VdtSort: 900 + i });
+      expect(added.status).toBe(200);
+    }
+    const isList = (url: URL | string) => String(url).includes('/Ajax/GetVideoTypeListInAdmin');
+    const pageOf = (body: string | null) => (JSON.parse(body ?? '{}') as { pageIndex?: number }).pageIndex;
+    const prefetched = page.waitForResponse((r) => isList(r.url()) && pageOf(r.request().postData()) === 2);
+    await page.goto('/videoType');
+    await rowOf(page, '翻页分类00').waitFor();
+    await prefetched;
+
+    // From now on every list request is held: only what is already cached can be shown.
+    const held: (() => Promise<void>)[] = [];
+    await page.route(isList, (route) => void held.push(() => route.continue()));
+    await page.getByRole('button', { name: '下一页' }).click();
+    await rowOf(page, '翻页分类19').waitFor();
+    await expect(rowOf(page, '翻页分类00').count()).resolves.toBe(0);
+    await Promise.all(held.map((release) => release()));
+    await page.unroute(isList);
+  });
+});
+
 audit.tests([LIST, ADD_DIALOG, EDIT_DIALOG, CONFIRM]);
