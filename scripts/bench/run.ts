@@ -1,8 +1,8 @@
-// npm run bench: generates the large data set into SQLite (and PostgreSQL when one can be had),
-// starts the server as its own process on loopback, and measures each call with autocannon
-// (bounded: a few seconds per figure), beside the same statements run in-process on the driver.
-// Then the 500 MB upload and the app's figures (bench:ui). Prints tables and the budgets of
-// issue 6 as met or not, and writes bench-results/latest.json.
+// npm run bench:server (the first half of npm run bench): generates the large data set into
+// SQLite (and PostgreSQL when one can be had), starts the server as its own process on loopback,
+// and measures each call with autocannon (bounded: a few seconds per figure), beside the same
+// statements run in-process on the driver. Then the 500 MB upload. Prints tables and the budgets
+// of issue 6 as met or not, and writes bench-results/latest.json.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';

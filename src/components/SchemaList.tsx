@@ -11,6 +11,7 @@ import { DeleteWithConfirm } from './DeleteWithConfirm';
 import type { DialogFormProps } from './DialogForm';
 import { lazyPart, usePreloadWhenIdle } from './lazyPart';
 import { ListEmpty, ListLoading } from './ListStates';
+import { RowButton } from './RowButton';
 import { SafeLink } from './SafeLink';
 import { columnRender, fieldTitle } from './schemaFields';
 import { ZhPagination } from './ZhPagination';
@@ -96,9 +97,7 @@ function Table({ descriptor, columns, rowActions, onEdit }: {
           render={(record: Row) => (
             <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
               {can('edit', record) && (
-                <Button label="编辑" onClick={() => onEdit(record)}>
-                  <EditIcon />
-                </Button>
+                <RowButton label="编辑" icon={<EditIcon />} onClick={() => onEdit(record)} />
               )}
               {rowActions?.(record)}
               {can('delete', record) && <DeleteWithConfirm resource={descriptor.resource} record={record} />}
@@ -155,6 +154,9 @@ export function SchemaList({
         // The legacy routes carry their own query (type, code): the list keeps its state in memory.
         disableSyncWithLocation
         storeKey={false}
+        // <Admin requireAuth> has checked the session before any screen renders, and the server
+        // checks every call: the list's own second check only held its request back (~300 ms).
+        disableAuthentication
       >
         <Table descriptor={descriptor} columns={columns} rowActions={rowActions} onEdit={setEditing} />
       </List>

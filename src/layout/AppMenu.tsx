@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { ListItemIcon, ListItemText, ListSubheader, MenuItem, Tooltip } from '@mui/material';
 import { Menu, useSidebarState } from 'react-admin';
 import { Link, useLocation, type Location } from 'react-router-dom';
@@ -42,8 +43,12 @@ function AppMenuItem({ item, open }: { item: ScreenEntry; open: boolean }) {
   return open ? link : <Tooltip title={item.label} placement="right">{link}</Tooltip>;
 }
 
-/** The menu grouped as staff think of it, showing only what the member may view. */
-export function AppMenu() {
+/**
+ * The menu grouped as staff think of it, showing only what the member may view. Memoised:
+ * react-admin's Layout re-renders it with every change of its own (the session arriving, the
+ * loading indicator, the title), and its dozen MUI items cost tens of ms a pass on a small CPU.
+ */
+export const AppMenu = memo(function AppMenu() {
   const { member } = useMember();
   const [open] = useSidebarState();
   // MUI's MenuList wants its items as direct children (no Fragments): one flat array.
@@ -68,4 +73,4 @@ export function AppMenu() {
       {entries}
     </Menu>
   );
-}
+});

@@ -8,7 +8,7 @@
 // array of visible rows, and @tanstack/react-virtual (a small, well-kept virtualiser) renders
 // only the rows in view. The WAI-ARIA tree pattern (roles, levels, arrows, Home/End,
 // PageUp/PageDown, type-ahead) is the keyboard handler below.
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState, type KeyboardEvent, type MouseEvent } from 'react';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import FolderOpenOutlinedIcon from '@mui/icons-material/FolderOpenOutlined';
@@ -23,7 +23,7 @@ export const ROW_HEIGHT = 32;
 const INDENT = 16;
 const OVERSCAN = 8;
 /** Where no layout exists (jsdom measures 0): the pane's usual size. */
-const FALLBACK_RECT = { width: 260, height: 480 };
+const FALLBACK_RECT = { width: 260, height: 600 };
 /** Type-ahead: letters typed within this many ms make one prefix. */
 const TYPEAHEAD_MS = 600;
 
@@ -161,6 +161,16 @@ function TreeRows({ root, selected, onSelect, labelledBy }: TreeRowsProps) {
     });
   }, []);
 
+  // Stable, so that the memoised rows re-render only when their own props change.
+  const onSelectRef = useRef(onSelect);
+  useEffect(() => {
+    onSelectRef.current = onSelect;
+  }, [onSelect]);
+  const activate = useCallback((code: string) => {
+    setFocused(code);
+    onSelectRef.current(code);
+  }, []);
+
   /** Moves the keyboard focus to a visible row, scrolling it into view first. */
   const focusRow = useCallback(
     (index: number) => {
@@ -222,8 +232,7 @@ function TreeRows({ root, selected, onSelect, labelledBy }: TreeRowsProps) {
       case 'Enter':
       case ' ':
         handled();
-        setFocused(row.node.id);
-        return onSelect(row.node.id);
+        return activate(row.node.id);
       default:
         break;
     }
@@ -275,10 +284,7 @@ function TreeRows({ root, selected, onSelect, labelledBy }: TreeRowsProps) {
               isOpen={!closed.has(row.node.id)}
               isSelected={row.node.id === selected}
               onToggle={toggle}
-              onClick={() => {
-                setFocused(row.node.id);
-                onSelect(row.node.id);
-              }}
+              onActivate={activate}
             />
           );
         })}
@@ -294,10 +300,11 @@ interface TreeRowProps {
   isOpen: boolean;
   isSelected: boolean;
   onToggle: (id: string) => void;
-  onClick: () => void;
+  onActivate: (id: string) => void;
 }
 
-function TreeRow({ id, row, top, isOpen, isSelected, onToggle, onClick }: TreeRowProps) {
+/** Memoised: the virtualiser's second pass (after measuring the pane) adds rows, it does not redo them. */
+const TreeRow = memo(function TreeRow({ id, row, top, isOpen, isSelected, onToggle, onActivate }: TreeRowProps) {
   const { node, level, position, setSize } = row;
   const inner = node.children !== undefined;
   const Folder = inner && isOpen ? FolderOpenOutlinedIcon : FolderOutlinedIcon;
@@ -317,7 +324,7 @@ function TreeRow({ id, row, top, isOpen, isSelected, onToggle, onClick }: TreeRo
       // Focusable from script and by click; Tab reaches the tree through the pane.
       tabIndex={-1}
       style={{ top, paddingLeft: level * INDENT }}
-      onClick={onClick}
+      onClick={() => onActivate(node.id)}
     >
       {inner ? (
         // The chevron toggles on click; keyboard users open and close with the arrows (tree model).
@@ -337,4 +344,4 @@ function TreeRow({ id, row, top, isOpen, isSelected, onToggle, onClick }: TreeRo
       <span className="tree-name">{node.name}</span>
     </div>
   );
-}
+});

@@ -35,72 +35,75 @@ function sortOf(value: unknown): number {
   return Number.isFinite(n) ? n : 0;
 }
 
+const codeOf = (value: unknown): string => (typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value));
+
 /**
- * Builds the tree in O(n log n). Rows whose parent is missing, or which sit on a parent cycle
- * (the server refuses cycles, but the data may predate that), are shown at the top level rather
- * than lost. Equal SC_SORT keeps the order of the rows (the server's order).
+ * Builds the tree in O(n) when the rows come ordered by SC_SORT (as the list call answers them),
+ * O(n log n) otherwise. Rows whose parent is missing, or which sit on a parent cycle (the server
+ * refuses cycles, but the data may predate that), are shown at the top level rather than lost.
+ * Equal SC_SORT keeps the order of the rows (the server's order).
  */
 export function buildCategoryTree(rows: readonly CategoryRow[], rootName = ROOT_NAME): CategoryTree {
   const root: CategoryNode = { id: ROOT_CODE, name: rootName, sort: 0, children: [] };
   const byCode = new Map<string, CategoryNode>([[ROOT_CODE, root]]);
-  const fatherOf = new Map<string, string>();
-  const order: CategoryNode[] = [];
+  const nodes: CategoryNode[] = [];
+  const fathers: string[] = [];
 
   for (const row of rows) {
-    const code = row.ScCode === undefined || row.ScCode === null ? '' : String(row.ScCode);
+    const code = codeOf(row.ScCode);
     // A duplicate or empty code, or one equal to the root's, cannot be told apart: skip it.
     if (code === '' || byCode.has(code)) continue;
-    const node: CategoryNode = { id: code, name: String(row.ScName ?? ''), sort: sortOf(row.ScSort) };
+    const node: CategoryNode = { id: code, name: codeOf(row.ScName), sort: sortOf(row.ScSort) };
     byCode.set(code, node);
-    order.push(node);
-    const father = row.ScFatherCode === undefined || row.ScFatherCode === null ? '' : String(row.ScFatherCode);
-    fatherOf.set(code, father === '' ? ROOT_CODE : father);
+    nodes.push(node);
+    fathers.push(codeOf(row.ScFatherCode));
   }
 
-  const kids = new Map<string, CategoryNode[]>();
   const parentOf = new Map<string, string>();
-  for (const node of order) {
-    let father = fatherOf.get(node.id) ?? ROOT_CODE;
-    if (father === node.id || !byCode.has(father)) father = ROOT_CODE;
-    parentOf.set(node.id, father);
-    const list = kids.get(father);
-    if (list) list.push(node);
-    else kids.set(father, [node]);
+  // Lists that received a child out of SC_SORT order: only those need sorting.
+  const unsorted = new Set<CategoryNode>();
+  const adopt = (parent: CategoryNode, node: CategoryNode) => {
+    const siblings = (parent.children ??= []);
+    const last = siblings[siblings.length - 1];
+    if (last && last.sort > node.sort) unsorted.add(parent);
+    siblings.push(node);
+    parentOf.set(node.id, parent.id);
+  };
+  for (let i = 0; i < nodes.length; i++) {
+    const node = nodes[i]!;
+    const father = fathers[i]!;
+    const parent = father === '' || father === node.id ? undefined : byCode.get(father);
+    adopt(parent ?? root, node);
   }
 
-  // Walk from the root; whatever is not reached sits on a cycle: lift it to the top level.
-  const reached = new Set<string>([ROOT_CODE]);
-  const walk = (start: string) => {
+  // Walk from the root; if some node is not reached it sits on a cycle: lift it to the top level.
+  const reached = new Set<CategoryNode>([root]);
+  const walk = (start: CategoryNode) => {
     const stack = [start];
     while (stack.length > 0) {
-      const code = stack.pop() as string;
-      for (const child of kids.get(code) ?? []) {
-        if (reached.has(child.id)) continue;
-        reached.add(child.id);
-        stack.push(child.id);
+      const node = stack.pop()!;
+      for (const child of node.children ?? []) {
+        if (reached.has(child)) continue;
+        reached.add(child);
+        stack.push(child);
       }
     }
   };
-  walk(ROOT_CODE);
-  for (const node of order) {
-    if (reached.has(node.id)) continue;
-    const father = parentOf.get(node.id) as string;
-    const siblings = kids.get(father);
-    if (siblings) kids.set(father, siblings.filter((n) => n !== node));
-    parentOf.set(node.id, ROOT_CODE);
-    const top = kids.get(ROOT_CODE);
-    if (top) top.push(node);
-    else kids.set(ROOT_CODE, [node]);
-    reached.add(node.id);
-    walk(node.id);
+  walk(root);
+  if (reached.size < nodes.length + 1) {
+    for (const node of nodes) {
+      if (reached.has(node)) continue;
+      const old = byCode.get(parentOf.get(node.id)!)!;
+      old.children = old.children!.filter((n) => n !== node);
+      if (old.children.length === 0) delete old.children;
+      adopt(root, node);
+      reached.add(node);
+      walk(node);
+    }
   }
 
-  for (const [code, list] of kids) {
-    // Array.prototype.sort is stable: equal sorts keep the server's order.
-    list.sort((a, b) => a.sort - b.sort);
-    const node = byCode.get(code);
-    if (node) node.children = list;
-  }
+  // Array.prototype.sort is stable: equal sorts keep the server's order.
+  for (const parent of unsorted) parent.children!.sort((a, b) => a.sort - b.sort);
   return { root, byCode, parentOf };
 }
 

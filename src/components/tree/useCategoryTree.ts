@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { useGetList } from 'react-admin';
 import { buildCategoryTree, ROOT_NAME, type CategoryTree } from './buildTree';
+import { TREE_DATA_MARK } from './marks';
 
 /** Every classification is requested at once (All=1); the server caps that list far above this. */
 const ALL_ROWS = 20000;
@@ -15,6 +16,10 @@ export function useCategoryTree(resource: 'classify' | 'tykjClassify', type: num
     pagination: { page: 1, perPage: ALL_ROWS },
     sort: { field: 'ScSort', order: 'ASC' },
   });
-  const tree: CategoryTree | undefined = useMemo(() => (data ? buildCategoryTree(data, ROOT_NAME) : undefined), [data]);
+  const tree: CategoryTree | undefined = useMemo(() => {
+    if (!data) return undefined;
+    performance.mark(TREE_DATA_MARK);
+    return buildCategoryTree(data, ROOT_NAME);
+  }, [data]);
   return { tree, rows: data, isPending, error, refetch };
 }

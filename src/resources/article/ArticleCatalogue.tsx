@@ -64,6 +64,7 @@ function Catalogue({ type }: { type: number }) {
           perPage={perPage}
           disableSyncWithLocation
           storeKey={false}
+          disableAuthentication // the session is checked once, by <Admin requireAuth> (see SchemaList)
         >
           <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
             <ArticleTable

@@ -110,6 +110,7 @@ export default function AuditLogList() {
         exporter={false}
         disableSyncWithLocation
         storeKey={false}
+        disableAuthentication // the session is checked once, by <Admin requireAuth> (see SchemaList)
       >
         <Table onShow={setShown} />
       </List>

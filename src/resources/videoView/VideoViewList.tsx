@@ -47,6 +47,7 @@ export default function VideoViewList() {
             perPage={videoResource.pageSize}
             disableSyncWithLocation
             storeKey={false}
+            disableAuthentication // the session is checked once, by <Admin requireAuth> (see SchemaList)
           >
             <Grid />
             <ZhPagination />
