@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import DeleteIcon from '@mui/icons-material/Delete';
-import { Button, Confirm, useDelete, useNotify, useRefresh, type RaRecord } from 'react-admin';
+import { Confirm, useDelete, useNotify, useRefresh, type RaRecord } from 'react-admin';
+import { RowButton } from './RowButton';
 
 export const DELETE_TITLE = '提示';
 export const DELETE_QUESTION = '此操作将永久删除该记录, 是否继续?';
@@ -14,9 +15,28 @@ function messageOf(error: unknown): string {
 /**
  * Delete after a confirmation (SPEC.md 4 and 8): 提示 / 此操作将永久删除该记录, 是否继续? with
  * 确定 / 取消. Pessimistic: the row stays until the server agrees; a refusal (409…) is notified.
+ * The delete call and its dialog are set up on the first click, not for every row of every page.
  */
 export function DeleteWithConfirm({ resource, record, label = '删除' }: { resource: string; record: RaRecord; label?: string }) {
   const [open, setOpen] = useState(false);
+  const [asked, setAsked] = useState(false);
+  return (
+    <>
+      <RowButton
+        label={label}
+        color="error"
+        icon={<DeleteIcon />}
+        onClick={() => {
+          setAsked(true);
+          setOpen(true);
+        }}
+      />
+      {asked && <DeleteDialog resource={resource} record={record} open={open} onClose={() => setOpen(false)} />}
+    </>
+  );
+}
+
+function DeleteDialog({ resource, record, open, onClose }: { resource: string; record: RaRecord; open: boolean; onClose: () => void }) {
   const notify = useNotify();
   const refresh = useRefresh();
   const [deleteOne, { isPending }] = useDelete();
@@ -28,25 +48,18 @@ export function DeleteWithConfirm({ resource, record, label = '删除' }: { reso
       {
         mutationMode: 'pessimistic',
         onSuccess: () => {
-          setOpen(false);
+          onClose();
           notify('删除成功!', { type: 'success' });
           refresh();
         },
         onError: (error) => {
-          setOpen(false);
+          onClose();
           notify(messageOf(error), { type: 'error' });
         },
       },
     );
 
-  return (
-    <>
-      <Button label={label} color="error" onClick={() => setOpen(true)}>
-        <DeleteIcon />
-      </Button>
-      <DeleteConfirm open={open} loading={isPending} onConfirm={confirm} onClose={() => setOpen(false)} />
-    </>
-  );
+  return <DeleteConfirm open={open} loading={isPending} onConfirm={confirm} onClose={onClose} />;
 }
 
 /** The confirmation of SPEC.md 8 before any delete: 提示, the question, 确定 / 取消. */

@@ -8,6 +8,7 @@ import { articleResource, tykjArticleResource } from '../../../schemas/standardA
 import { ROOT_CODE } from '../../../schemas/standardClassify';
 import { useAccess } from '../../access/useMember';
 import { DeleteWithConfirm } from '../../components/DeleteWithConfirm';
+import { RowButton } from '../../components/RowButton';
 import { LazyCategoryTree as CategoryTree } from '../../components/tree/LazyCategoryTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
 import { ZhPagination } from '../../components/ZhPagination';
@@ -75,6 +76,7 @@ function Manage({ service, type }: { service: ArticleService; type: number }) {
           perPage={descriptor.pageSize}
           disableSyncWithLocation
           storeKey={false}
+          disableAuthentication // the session is checked once, by <Admin requireAuth> (see SchemaList)
         >
           <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
             <ArticleTable
@@ -84,9 +86,7 @@ function Manage({ service, type }: { service: ArticleService; type: number }) {
                 <>
                   {can('show', record) && <ViewButton onClick={() => view(record)} />}
                   {can('edit', record) && (
-                    <Button label="编辑" onClick={() => setEditing(record)}>
-                      <EditIcon />
-                    </Button>
+                    <RowButton label="编辑" icon={<EditIcon />} onClick={() => setEditing(record)} />
                   )}
                   {can('delete', record) && <DeleteWithConfirm resource={descriptor.resource} record={record} />}
                 </>

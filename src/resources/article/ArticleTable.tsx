@@ -1,7 +1,8 @@
 import type { ReactNode } from 'react';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { Box } from '@mui/material';
-import { Button, DataTable, useListContext, type RaRecord } from 'react-admin';
+import { DataTable, useListContext, type RaRecord } from 'react-admin';
+import { RowButton } from '../../components/RowButton';
 import type { ListColumn, ResourceDescriptor } from '../../../schemas/descriptor';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
 import { fieldTitle } from '../../components/schemaFields';
@@ -42,8 +43,6 @@ export function ArticleTable({
 
 export function ViewButton({ onClick }: { onClick: () => void }) {
   return (
-    <Button label="查看" onClick={onClick}>
-      <VisibilityIcon />
-    </Button>
+    <RowButton label="查看" icon={<VisibilityIcon />} onClick={onClick} />
   );
 }

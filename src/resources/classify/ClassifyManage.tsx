@@ -2,6 +2,7 @@ import ArrowBackIcon from '@mui/icons-material/ArrowBack';
 import SubdirectoryArrowRightIcon from '@mui/icons-material/SubdirectoryArrowRight';
 import { Box, Tab, Tabs } from '@mui/material';
 import { Button } from 'react-admin';
+import { RowButton } from '../../components/RowButton';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
 import { classifyResource, ROOT_CODE, tykjClassifyResource } from '../../../schemas/standardClassify';
 import { useAccess } from '../../access/useMember';
@@ -79,9 +80,7 @@ export default function ClassifyManage({ service }: { service: ClassifyService }
         rowActions={(record) =>
           !isChild &&
           can('nextLevel') && (
-            <Button label="查看下一级" onClick={() => nextLevel(String(record.ScCode))}>
-              <SubdirectoryArrowRightIcon />
-            </Button>
+            <RowButton label="查看下一级" icon={<SubdirectoryArrowRightIcon />} onClick={() => nextLevel(String(record.ScCode))} />
           )
         }
         form={{
