@@ -8,6 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import { stealSince } from './cpuSteal';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, type CompiledQuery } from 'kysely';
 import pg from 'pg';
@@ -267,6 +268,7 @@ function printBudgets(title: string, budgets: Budget[]) {
 async function main() {
   const started = Date.now();
   const figures: Figure[] = [];
+  const steal = stealSince();
   console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${DURATION_S} s per figure`);
 
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
@@ -330,12 +332,13 @@ async function main() {
   fs.writeFileSync(
     'bench-results/latest.json',
     JSON.stringify(
-      { when: new Date().toISOString(), machine: { cores: os.cpus().length, load: os.loadavg() }, sizes: SIZES, generated: { sqliteSeconds, postgresSeconds }, figures, budgets, uploads },
+      { when: new Date().toISOString(), machine: { cores: os.cpus().length, load: os.loadavg(), stealPercent: steal() }, sizes: SIZES, generated: { sqliteSeconds, postgresSeconds }, figures, budgets, uploads },
       null,
       2,
     ),
   );
-  console.log(`\nwritten: bench-results/latest.json (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
+  console.log(`\nCPU steal by the host during the run: ${steal() ?? 'unknown'} %`);
+  console.log(`written: bench-results/latest.json (${((Date.now() - started) / 1000).toFixed(0)} s in all)`);
 }
 
 await main();

@@ -22,6 +22,7 @@ import { fileURLToPath } from 'node:url';
 import { build, type Plugin } from 'vite';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import lighthouse from 'lighthouse';
+import { stealSince } from './cpuSteal';
 import * as chromeLauncher from 'chrome-launcher';
 import { classifyResource } from '../../schemas/standardClassify';
 import { openDatabase, openSqlite } from '../../server/src/db/database';
@@ -499,6 +500,7 @@ const ms = (n: number | undefined) => (n === undefined ? '–' : String(Math.rou
 async function main() {
   const started = Date.now();
   const load = os.loadavg();
+  const steal = stealSince();
   console.log(`load average ${load.map((l) => l.toFixed(2)).join(' ')} on ${os.cpus().length} cores`);
 
   const built = await buildApp();
@@ -562,7 +564,7 @@ async function main() {
 
     const scores = PARTS.has('lighthouse') ? await lighthouseScores(base, cookie) : [];
 
-    console.log(`\nChromium ${CHROMIUM_PATH}, median of ${RUNS} runs, fresh context each; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+    console.log(`\nChromium ${CHROMIUM_PATH}, median of ${RUNS} runs, fresh context each; load average now ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; CPU steal by the host ${steal() ?? 'unknown'} %`);
     console.log('\n| screen | first row ms | 4× CPU first row ms | page change ms | 4× CPU page change ms |\n|---|---|---|---|---|');
     for (const screen of timed) {
       const at = (rate: number) => timings.find((t) => t.name === screen.name && t.rate === rate)!;
@@ -607,7 +609,7 @@ async function main() {
     fs.writeFileSync(
       out,
       JSON.stringify(
-        { when: new Date().toISOString(), loadAverageAtStart: load, loadAverageAtEnd: os.loadavg(), cores: os.cpus().length, runs: RUNS, bundle, timings, trees, lighthouse: scores, budgets, seconds: (Date.now() - started) / 1000 },
+        { when: new Date().toISOString(), loadAverageAtStart: load, loadAverageAtEnd: os.loadavg(), stealPercent: steal(), cores: os.cpus().length, runs: RUNS, bundle, timings, trees, lighthouse: scores, budgets, seconds: (Date.now() - started) / 1000 },
         null,
         2,
       ),
