@@ -8,7 +8,8 @@ import { i18nProvider } from './i18n/index';
 import { AppLayout } from './layout/AppLayout';
 import { Dashboard } from './layout/Dashboard';
 import { LoginPage } from './layout/LoginPage';
-import { lazyScreen, type LazyScreen } from './lazyScreen';
+import type { LazyPart } from './components/lazyPart';
+import { lazyScreen } from './lazyScreen';
 import { PATHS } from './navigation';
 import { authProvider, dataProvider } from './providers';
 import { theme } from './theme';
@@ -27,7 +28,7 @@ const TykjScreen = lazyScreen(() => import('./resources/tykj/TykjView'));
 const TykjManageScreen = lazyScreen(() => import('./resources/tykj/TykjManage'));
 
 /** Each screen's path prefix and its screen, the longest prefixes first. */
-const SCREENS_BY_PATH: [string, LazyScreen<never>][] = (
+const SCREENS_BY_PATH: [string, LazyPart<never>][] = (
   [
     [PATHS.videoType, VideoTypeList],
     [PATHS.useweb, UsewebList],
@@ -42,7 +43,7 @@ const SCREENS_BY_PATH: [string, LazyScreen<never>][] = (
     [PATHS.articleManage, ArticleManageScreen],
     [PATHS.tykj, TykjScreen],
     [PATHS.tykjManage, TykjManageScreen],
-  ] as [string, LazyScreen<never>][]
+  ] as [string, LazyPart<never>][]
 ).sort((a, b) => b[0].length - a[0].length);
 
 /**

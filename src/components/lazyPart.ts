@@ -13,14 +13,14 @@ import { createElement, use, useEffect, type ComponentType } from 'react';
 
 type TrackedPromise<T> = Promise<T> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: T; reason?: unknown };
 
-export interface Loader<T> {
+interface Loader<T> {
   /** Starts the download (again after a failure); answers its promise. */
   preload: () => Promise<T>;
   /** In a component: the loaded value, or suspends until it is there (a failure reaches the error boundary). */
   useValue: () => T;
 }
 
-export function loader<T>(load: () => Promise<T>): Loader<T> {
+function loader<T>(load: () => Promise<T>): Loader<T> {
   let current: TrackedPromise<T> | undefined;
   const preload = (): Promise<T> => {
     if (!current || current.status === 'rejected') {
