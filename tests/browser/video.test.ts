@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page, Request } from 'playwright-core';
+import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../helpers/server';
 import {
@@ -18,6 +18,7 @@ import {
   REPO,
   rowOf,
   seeNotification,
+  UI_TIMEOUT,
   uniqueName,
   useBrowserSuite,
 } from './helpers';
@@ -71,14 +72,19 @@ const videoInput = (page: Page) => formDialog(page, '详情').locator('input[typ
 const handoutInput = (page: Page) => formDialog(page, '详情').locator('input[type="file"][accept^=".pdf"]');
 const uploadStatus = (page: Page) => formDialog(page, '详情').getByRole('status');
 
-/** Slows down every part sent to storage, so that an upload in progress can be seen and acted on. */
-async function slowParts(page: Page, ms: number): Promise<() => Promise<void>> {
+/** Holds every part sent to storage until released, so that an upload in progress can be seen and acted on. */
+async function holdParts(page: Page): Promise<() => Promise<void>> {
   const pattern = '**/upload-part/**';
-  await page.route(pattern, async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    await route.continue().catch(() => undefined);
+  const held: Route[] = [];
+  await page.route(pattern, (route) => {
+    held.push(route);
   });
-  return () => page.unroute(pattern);
+  // Parts are held until released, not delayed by a fixed time: a slow host must not let the upload finish
+  // before the step that needs it in progress.
+  return async () => {
+    await page.unroute(pattern);
+    await Promise.all(held.splice(0).map((route) => route.continue().catch(() => undefined)));
+  };
 }
 
 /** Multipart uploads in progress on the server's local storage (one folder each). */
@@ -153,7 +159,7 @@ describe('视频学习编辑: adding a video', () => {
 
   it('uploads the demo MP4 in parts with name, size, speed and percentage; handouts wait (请等待上传完成)', async () => {
     const { page } = s;
-    const restore = await slowParts(page, 2000);
+    const restore = await holdParts(page);
     await videoInput(page).setInputFiles(DEMO_MP4);
     const status = uploadStatus(page);
     await status.getByText('demo.mp4（441.6 KB）').waitFor();
@@ -190,7 +196,7 @@ describe('视频学习编辑: adding a video', () => {
     const { page } = s;
     await page.getByRole('button', { name: '添加', exact: true }).click();
     await formDialog(page, '详情').waitFor();
-    const restore = await slowParts(page, 3000);
+    const restore = await holdParts(page);
     await videoInput(page).setInputFiles(DEMO_MP4);
     await uploadStatus(page).getByRole('progressbar', { name: '上传进度' }).waitFor();
     await expect.poll(() => uploadsInProgress().length, { timeout: 10_000 }).toBe(1);
@@ -301,7 +307,7 @@ describe('视频学习编辑: adding a video', () => {
       await dialog.waitFor();
       await dialog.locator('.vjs-big-play-button').click();
       await page.waitForFunction(() => ((document.querySelector('[role=dialog] video') as HTMLVideoElement | null)?.currentTime ?? 0) > 0.3, undefined, {
-        timeout: 15_000,
+        timeout: UI_TIMEOUT,
       });
       await page.keyboard.press('Escape');
       await expect.poll(() => dialog.isVisible()).toBe(true);
@@ -327,7 +333,7 @@ describe('视频学习编辑: adding a video', () => {
       await side.getByRole('button', { name: new RegExp(name) }).getByText(/点击量 1$/).waitFor();
 
       await page.locator('.vjs-big-play-button').click();
-      await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0.5, undefined, { timeout: 15_000 });
+      await page.waitForFunction(() => (document.querySelector('video')?.currentTime ?? 0) > 0.5, undefined, { timeout: UI_TIMEOUT });
       await audit.check(page, DETAILS);
       await page.locator('video').evaluate((v: HTMLVideoElement) => v.pause());
     });
