@@ -11,7 +11,7 @@ import { LoginPage } from './layout/LoginPage';
 import type { LazyPart } from './components/lazyPart';
 import { lazyScreen } from './lazyScreen';
 import { PATHS } from './navigation';
-import { authProvider, dataProvider } from './providers';
+import { authProvider, dataProvider, queryClient } from './providers';
 import { theme } from './theme';
 
 const VideoTypeList = lazyScreen(() => import('./resources/videoType/VideoTypeList'));
@@ -88,6 +88,7 @@ function AdminApp() {
       title="知识学习后台"
       dataProvider={dataProvider}
       authProvider={authProvider}
+      queryClient={queryClient}
       i18nProvider={i18nProvider}
       theme={theme}
       layout={AppLayout}

@@ -1,22 +1,35 @@
+// './boot' first: it sends the session request before the libraries below evaluate.
+import './boot';
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, preloadScreen } from './App';
-import { authProvider } from './providers';
+import { prefillSession } from './authProvider/sessionCache';
+import { authProvider, queryClient } from './providers';
 
-const root = document.getElementById('root');
-if (!root) throw new Error('#root is missing from index.html');
+const rootElement = document.getElementById('root');
+if (!rootElement) throw new Error('#root is missing from index.html');
+const root = rootElement;
 
-// Both requests leave now, before React's first render: the session (react-admin asks for it
-// first; the answer is cached, a failure is not) and the screen of the address.
-authProvider.getCurrentMember().catch(() => undefined);
+// The screen of the address downloads alongside the session check rather than after it.
 preloadScreen(window.location.pathname);
 
-// A transition: React renders the app in slices and gives the browser back its main thread
-// between them, instead of one long task (the app shell in index.html shows meanwhile).
-startTransition(() => {
-  createRoot(root).render(
-    <StrictMode>
-      <App />
-    </StrictMode>,
-  );
-});
+function render() {
+  // A transition: React renders the app in slices and gives the browser back its main thread
+  // between them, instead of one long task (the app shell in index.html shows meanwhile).
+  startTransition(() => {
+    createRoot(root).render(
+      <StrictMode>
+        <App />
+      </StrictMode>,
+    );
+  });
+}
+
+// The first render waits for the session (already in flight, see boot.ts), so that the layout
+// renders once with the member instead of a loading page and a pass per answer. A visitor
+// without a session gets the login page as before.
+authProvider
+  .getCurrentMember()
+  .then((member) => prefillSession(queryClient, member))
+  .catch(() => undefined)
+  .finally(render);

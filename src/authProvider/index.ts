@@ -50,6 +50,11 @@ function statusOf(error: unknown): number | undefined {
   return typeof status === 'number' ? status : undefined;
 }
 
+/** The identity react-admin shows in the app bar. */
+export function identityOf(member: CurrentMember): UserIdentity {
+  return { id: member.AuCode, fullName: member.AuName, OrganizationName: member.OrganizationName };
+}
+
 export function createAuthProvider(apiUrl: string, httpClient: HttpClient = fetchJson): SessionAuthProvider {
   const base = apiUrl.replace(/\/+$/, '');
   const url = (name: string) => `${base}/Ajax/${name}`;
@@ -102,8 +107,7 @@ export function createAuthProvider(apiUrl: string, httpClient: HttpClient = fetc
     },
 
     async getIdentity(): Promise<UserIdentity> {
-      const m = await getCurrentMember();
-      return { id: m.AuCode, fullName: m.AuName, OrganizationName: m.OrganizationName };
+      return identityOf(await getCurrentMember());
     },
 
     async getPermissions() {

@@ -1,6 +1,7 @@
 // 视频分类 (SPEC.md 2.4, 4, 8): add and edit through the 500px 详情 dialog, which neither Escape nor
 // a click outside closes; delete after the 提示 confirmation; a category that still has videos
 // is refused with the server's 409 message.
+import type { Request } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ADMIN_PASSWORD,
@@ -113,6 +114,23 @@ describe('视频分类', () => {
     await page.getByText('该视频分类下还有视频，请先删除或移走视频').waitFor();
     await expect(page.getByText('删除成功!').count()).resolves.toBe(0);
     await expect(rowOf(page, '造价业务培训').isVisible()).resolves.toBe(true);
+  });
+});
+
+describe('视频分类 loading', () => {
+  it('asks for the session once on a reload: the early request is the one the app uses', async () => {
+    const { page } = s;
+    await page.goto('/videoType');
+    await rowOf(page, '造价业务培训').waitFor();
+    const calls: string[] = [];
+    const track = (request: Request) => calls.push(new URL(request.url()).pathname);
+    page.on('request', track);
+    await page.reload();
+    await rowOf(page, '造价业务培训').waitFor();
+    await page.getByText(/^共 \d+ 条$/).waitFor();
+    page.off('request', track);
+    expect(calls.filter((p) => p === '/Ajax/GetCurrentMember')).toEqual(['/Ajax/GetCurrentMember']);
+    expect(calls.filter((p) => p === '/Ajax/GetVideoTypeListInAdmin')).toHaveLength(1);
   });
 });
 
