@@ -4,7 +4,9 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App, preloadScreen } from './App';
 import { prefillSession } from './authProvider/sessionCache';
-import { authProvider, queryClient } from './providers';
+import { sendEarly } from './http/early';
+import { authProvider, dataProvider, queryClient } from './providers';
+import { openingQueries } from './screenQueries';
 
 const rootElement = document.getElementById('root');
 if (!rootElement) throw new Error('#root is missing from index.html');
@@ -30,6 +32,21 @@ function render() {
 // without a session gets the login page as before.
 authProvider
   .getCurrentMember()
-  .then((member) => prefillSession(queryClient, member))
+  .then((member) => {
+    prefillSession(queryClient, member);
+    sendOpeningQueries();
+  })
   .catch(() => undefined)
   .finally(render);
+
+/**
+ * The screen's first lists leave now, while its code downloads; its own first requests take their
+ * answers (src/http/early.ts). Only with a session: a refusal kept for later would log out the
+ * member who has just logged in.
+ */
+function sendOpeningQueries() {
+  for (const { resource, query } of openingQueries(window.location.pathname, window.location.search)) {
+    const { url, body } = dataProvider.listRequest(resource, query);
+    sendEarly(url, body);
+  }
+}

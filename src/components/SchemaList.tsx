@@ -15,6 +15,7 @@ import { RowButton } from './RowButton';
 import { SafeLink } from './SafeLink';
 import { columnRender, fieldTitle } from './schemaFields';
 import { ZhPagination } from './ZhPagination';
+import { schemaListFilter } from '../screenQueries';
 
 type Row = RaRecord & Record<string, unknown>;
 
@@ -146,7 +147,7 @@ export function SchemaList({
         resource={descriptor.resource}
         title={title}
         perPage={descriptor.pageSize}
-        filter={paged ? filter : { ...filter, All: 1 }}
+        filter={schemaListFilter(filter, paged)}
         pagination={paged ? <ZhPagination /> : false}
         actions={toolbar}
         empty={false}

@@ -18,6 +18,7 @@
  * | deleteMany        | delete per id, in sequence                                                     |
  * | call              | ${service}/${name} params → { data, total, msg }  (counters, comments, sort…) |
  * | getCurrentMember  | Ajax/GetCurrentMember {}                                                       |
+ * | listRequest       | { url, body } of getList's call, not sent (main.tsx sends it early)            |
  *
  * OrderName: see toOrderName in ./listParams (chosen column first, then the default order).
  * Errors: HttpError(msg, status, body) with body.errors = { [field]: msg } (see src/http).
@@ -35,6 +36,8 @@ export interface LegacyDataProvider extends DataProvider {
   /** Any legacy call (counters, comments, website sort, SignUpload): the envelope's data and total. */
   call<T = unknown>(service: Service, name: string, params?: Record<string, unknown>): Promise<CallResult<T>>;
   getCurrentMember(): Promise<CurrentMember>;
+  /** The address and JSON body getList sends for these parameters (to send it early: src/http/early.ts). */
+  listRequest(resource: string, query: ListQuery): { url: string; body: string };
 }
 
 type Row = Record<string, unknown>;
@@ -72,8 +75,10 @@ const notFound = () => new HttpError('记录不存在或已被删除', 404, { co
 export function legacyDataProvider(apiUrl: string, httpClient: HttpClient = fetchJson): LegacyDataProvider {
   const base = apiUrl.replace(/\/+$/, '');
 
+  const urlOf = (service: Service, name: string) => `${base}/${service}/${name}`;
+
   const send = <T>(service: Service, name: string, params: Row = {}, signal?: AbortSignal) =>
-    postJson<T>(httpClient, `${base}/${service}/${name}`, params, signal);
+    postJson<T>(httpClient, urlOf(service, name), params, signal);
 
   const list = async (descriptor: ResourceDescriptor, query: ListQuery, signal?: AbortSignal) => {
     const params = toListParams(descriptor, query);
@@ -189,6 +194,12 @@ export function legacyDataProvider(apiUrl: string, httpClient: HttpClient = fetc
 
     call<T = unknown>(service: Service, name: string, params: Record<string, unknown> = {}) {
       return send<T>(service, name, params);
+    },
+
+    listRequest(resource, query) {
+      const descriptor = descriptorOf(resource);
+      // postJson sends JSON.stringify of the same parameters: the bodies are equal byte for byte.
+      return { url: urlOf(descriptor.service, descriptor.calls.list), body: JSON.stringify(toListParams(descriptor, query)) };
     },
 
     async getCurrentMember() {

@@ -193,12 +193,19 @@ describe('article catalogue viewer', () => {
     const admin = await s.server.admin();
     const classes = await admin.call<ClassifyRow[]>('/Xcx1/GetStandardClassifyListInAdmin', { All: 1, type: 0, OrderName: 'SC_SORT ASC' });
     const structure = classes.body.data.find((c) => c.ScName === '结构专业');
+    const calls: string[] = [];
+    const track = (request: Request) => calls.push(new URL(request.url()).pathname);
+    page.on('request', track);
     await page.goto(`/Knowledge/Article/Catalogue?type=0&ScCode=${structure?.ScCode}`);
     const item = page.getByRole('treeitem', { name: '结构专业' });
     await item.waitFor();
     await expect(item.getAttribute('aria-selected')).resolves.toBe('true');
     await rowOf(page, '16G101-1 混凝土结构施工图平面整体表示方法').waitFor();
     await expect(rowOf(page, '12J201 平屋面建筑构造').count()).resolves.toBe(0);
+    page.off('request', track);
+    // The tree and the list are asked for as the page opens (early), and once each.
+    expect(calls.filter((p) => p.endsWith('/GetStandardClassifyListInAdmin'))).toHaveLength(1);
+    expect(calls.filter((p) => p.endsWith('/GetStandardArticleListInAdmin'))).toHaveLength(1);
 
     // Choosing another node puts it in the query.
     await page.getByRole('treeitem', { name: '建筑专业' }).click();

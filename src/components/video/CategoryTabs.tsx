@@ -4,16 +4,13 @@ import { useGetList, type RaRecord } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import type { VideoType } from '../../../schemas/types';
 import { ListEmpty, ListLoading } from '../ListStates';
+import { VIDEO_TYPES_QUERY } from '../../screenQueries';
 
 export type VideoTypeRecord = VideoType & RaRecord;
 
 /** Every video category, VDT_SORT ASC (SPEC.md 7: GetVideoTypeListInAdmin All=1). */
 export function useVideoTypes() {
-  return useGetList<VideoTypeRecord>('videoType', {
-    filter: { All: 1 },
-    sort: { field: 'VdtSort', order: 'ASC' },
-    pagination: { page: 1, perPage: 1000 },
-  });
+  return useGetList<VideoTypeRecord>('videoType', VIDEO_TYPES_QUERY);
 }
 
 /**

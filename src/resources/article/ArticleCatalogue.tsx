@@ -7,6 +7,7 @@ import { ROOT_CODE } from '../../../schemas/standardClassify';
 import { LazyCategoryTree as CategoryTree } from '../../components/tree/LazyCategoryTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
 import { ARTICLE_TYPES, toPageType } from '../../navigation';
+import { articleFilter } from '../../screenQueries';
 import { catalogueColumns, catalogueSearchChoices, readPageSize, savePageSize } from './articleRules';
 import { ArticleTable, ViewButton } from './ArticleTable';
 import { useArticleView } from './ArticleView';
@@ -46,7 +47,7 @@ function Catalogue({ type }: { type: number }) {
     [setParams],
   );
 
-  const filter = { ScCode: code, type, ...(search ? { [search.field]: search.value } : {}) };
+  const filter = { ...articleFilter(code, type), ...(search ? { [search.field]: search.value } : {}) };
   return (
     <Box sx={{ display: 'flex', gap: 2, height: PANE_HEIGHT, minHeight: 420, mt: 1 }}>
       <Box sx={{ width: 280, flexShrink: 0, minHeight: 0 }}>

@@ -14,6 +14,7 @@ import { useCategoryTree } from '../../components/tree/useCategoryTree';
 import { ZhPagination } from '../../components/ZhPagination';
 import { lazyPart, usePreloadWhenIdle } from '../../components/lazyPart';
 import { ARTICLE_TYPES, PATHS, toPageType } from '../../navigation';
+import { articleFilter } from '../../screenQueries';
 import { PANE_HEIGHT, SELECTED_TAB_SX } from './layout';
 import { defaultSaType, manageColumns, prepareArticle } from './articleRules';
 import { ArticleTable, ViewButton } from './ArticleTable';
@@ -72,7 +73,7 @@ function Manage({ service, type }: { service: ArticleService; type: number }) {
           // Selecting another category reloads the table from its first page.
           key={`${type}|${selected}`}
           resource={descriptor.resource}
-          filter={{ ScCode: selected, type }}
+          filter={articleFilter(selected, type)}
           perPage={descriptor.pageSize}
           disableSyncWithLocation
           storeKey={false}

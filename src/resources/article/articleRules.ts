@@ -1,6 +1,5 @@
 // The pure rules of the article screens (SPEC.md 2.7, 2.8, 3, 4, 9): which columns and search
 // fields a document type shows, the remembered page size, what 查看 does, which form fields show.
-import Cookies from 'js-cookie';
 import type { ListColumn } from '../../../schemas/descriptor';
 import { FILE_URL_PATTERN } from '../../../schemas/fields';
 import { parseFileList } from '../../../schemas/fileList';
@@ -57,27 +56,9 @@ export function searchText(value: string): string | null {
   return text === '' ? null : text;
 }
 
-// ---- page size of the viewer (SPEC.md 9) ----
+// ---- page size of the viewer (SPEC.md 9): its own module, read by the entry too (screenQueries.ts) ----
 
-export const PAGE_SIZES = [8, 10, 12, 15, 20, 50] as const;
-export const DEFAULT_PAGE_SIZE = 12;
-/** Prefixed with the project's name (package.json "name"). */
-export const PAGE_SIZE_COOKIE = 'zhishi-admin-article-page-size';
-export const PAGE_SIZE_COOKIE_OPTIONS = { expires: 365, path: '/', sameSite: 'lax' } as const;
-
-/** A page size among the choices, else the default. */
-export function toPageSize(value: unknown): number {
-  const n = typeof value === 'number' ? value : Number(value);
-  return (PAGE_SIZES as readonly number[]).includes(n) ? n : DEFAULT_PAGE_SIZE;
-}
-
-export function readPageSize(): number {
-  return toPageSize(Cookies.get(PAGE_SIZE_COOKIE));
-}
-
-export function savePageSize(size: number): void {
-  Cookies.set(PAGE_SIZE_COOKIE, String(toPageSize(size)), PAGE_SIZE_COOKIE_OPTIONS);
-}
+export * from './pageSize';
 
 // ---- 查看 (SPEC.md 4) ----
 
