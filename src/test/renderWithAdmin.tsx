@@ -2,13 +2,17 @@
 // methods a test gives exist) and an authProvider over a fake member that applies the real
 // permission rules of schemas/permissions.ts.
 import type { ReactElement } from 'react';
-import { render, type RenderResult } from '@testing-library/react';
+import { configure, render, type RenderResult } from '@testing-library/react';
 import { AdminContext, TestMemoryRouter, testDataProvider, type AuthProvider, type DataProvider } from 'react-admin';
 import { canAccess, type Action } from '../../schemas/permissions';
 import type { CurrentMember } from '../../schemas/types';
 import { ACTION_MAP } from '../authProvider/index';
 import { i18nProvider } from '../i18n/index';
 import { theme } from '../theme';
+
+// findBy* and waitFor wait 1 s by default: a screen in jsdom, on two cores shared with the API
+// suite's servers, can take longer to show its rows. A missing row still fails, after 5 s.
+configure({ asyncUtilTimeout: 5000 });
 
 export function fakeMember(overrides: Partial<CurrentMember> = {}): CurrentMember {
   return {
