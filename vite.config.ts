@@ -21,7 +21,8 @@ const COMPRESSIBLE = /\.(js|mjs|css|html|svg|json|txt)$/;
 function precompress(): Plugin {
   return {
     name: 'precompress',
-    apply: 'build',
+    // The server's render (the SSR build) is read from disk by the server, never sent.
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
     async writeBundle(options, bundle) {
       const outDir = options.dir ?? 'dist';
       await Promise.all(
@@ -47,17 +48,37 @@ function precompress(): Plugin {
 const SERVER = 'http://127.0.0.1:8080';
 const SERVER_PATHS = ['/Ajax', '/Xcx1', '/Xcx3', '/files', '/upload-part', '/upload', '/docs'];
 
-export default defineConfig({
+/**
+ * Two builds (`npm run build`): the app for the browser into dist/, and the server's render of its
+ * pages (`--ssr src/ssr/render.tsx`, see src/ssr) into dist/.ssr/, one file with every library in
+ * it: one copy of React, MUI and emotion, as in the browser (Node resolving react-admin's CommonJS
+ * next to MUI's ES modules could load two MUIs with two theme contexts). The server refuses to
+ * serve dist/.ssr/ (server/src/app.ts).
+ */
+export default defineConfig(({ isSsrBuild }) => ({
   plugins: [react(), precompress()],
   server: {
     proxy: Object.fromEntries(SERVER_PATHS.map((p) => [p, { target: SERVER, changeOrigin: false }])),
   },
-  build: {
-    outDir: 'dist',
-    emptyOutDir: true,
-    sourcemap: false,
-    // .vite/manifest.json: which files each screen loads (npm run bench:ui reads it).
-    manifest: true,
-    chunkSizeWarningLimit: 1500,
-  },
-});
+  ssr: { noExternal: true, target: 'node' },
+  // The server's render runs React, MUI and emotion in their production builds, as the browser
+  // does: emotion's development class names (with component labels) would differ from the
+  // browser's, and development React is several times slower.
+  define: isSsrBuild && !process.env.SSR_DEV ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
+  build: isSsrBuild
+    ? {
+        outDir: 'dist/.ssr',
+        emptyOutDir: true,
+        sourcemap: false,
+        // .mjs: an ES module wherever the folder is copied (no package.json "type" needed).
+        rolldownOptions: { output: { codeSplitting: false, entryFileNames: 'render.mjs' } },
+      }
+    : {
+        outDir: 'dist',
+        emptyOutDir: true,
+        sourcemap: false,
+        // .vite/manifest.json: which files each screen loads (npm run bench:ui reads it).
+        manifest: true,
+        chunkSizeWarningLimit: 1500,
+      },
+}));

@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
-import { createBrowserRouter, Route, RouterProvider } from 'react-router-dom';
+import { Route, type RouteObject } from 'react-router-dom';
 import { NoAccess } from './access/NoAccess';
 import { RequireModule } from './access/RequireModule';
 import type { ScreenModule } from './access/useMember';
@@ -11,7 +11,7 @@ import { LoginPage } from './layout/LoginPage';
 import type { LazyPart } from './components/lazyPart';
 import { lazyScreen } from './lazyScreen';
 import { PATHS } from './navigation';
-import { authProvider, dataProvider, queryClient } from './providers';
+import type { AppProviders } from './providers';
 import { theme } from './theme';
 
 const VideoTypeList = lazyScreen(() => import('./resources/videoType/VideoTypeList'));
@@ -50,10 +50,10 @@ const SCREENS_BY_PATH: [string, LazyPart<never>][] = (
  * Starts the download of the screen the address opens, alongside the session check rather than
  * after it (a deep link or a reload would otherwise wait for one more round trip).
  */
-export function preloadScreen(pathname: string): void {
+export function preloadScreen(pathname: string): Promise<unknown> {
   const hit = SCREENS_BY_PATH.find(([prefix]) => pathname === prefix || pathname.startsWith(`${prefix}/`));
   // A failed download shows the error page when the screen renders; the next preload retries it.
-  hit?.[1].preload().catch(() => undefined);
+  return hit ? hit[1].preload().catch(() => undefined) : Promise.resolve();
 }
 
 /** A screen behind its module's view permission: a deep link without it shows 无权限. */
@@ -82,13 +82,14 @@ const TykjManagePage = guarded('tykj', TykjManageScreen);
 const ArticleClassifyPage = guarded('classify', () => <ClassifyManage service="article" />);
 const TykjClassifyPage = guarded('classify', () => <ClassifyManage service="tykj" />);
 
-function AdminApp() {
+function AdminApp({ dataProvider, authProvider, queryClient, store }: AppProviders) {
   return (
     <Admin
       title="知识学习后台"
       dataProvider={dataProvider}
       authProvider={authProvider}
       queryClient={queryClient}
+      store={store}
       i18nProvider={i18nProvider}
       theme={theme}
       layout={AppLayout}
@@ -119,10 +120,11 @@ function AdminApp() {
   );
 }
 
-// A data router (not react-admin's default hash router): the legacy paths are real URLs, and
-// react-admin's blockers (unsaved-changes warnings) need a data router.
-const router = createBrowserRouter([{ path: '*', element: <AdminApp /> }]);
-
-export function App() {
-  return <RouterProvider router={router} />;
+/**
+ * The app's routes for a data router (not react-admin's default hash router): the legacy paths are
+ * real URLs, and react-admin's blockers (unsaved-changes warnings) need a data router. The browser
+ * makes a browser router of them (main.tsx), the server a static one (src/ssr).
+ */
+export function appRoutes(providers: AppProviders): RouteObject[] {
+  return [{ path: '*', element: <AdminApp {...providers} /> }];
 }

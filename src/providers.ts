@@ -1,12 +1,32 @@
 // The providers of this app: same origin as the server (API.md), so every call is /<service>/<call>.
 import { QueryClient } from '@tanstack/react-query';
+import { localStorageStore, type Store } from 'react-admin';
 import { createAuthProvider } from './authProvider/index';
 import { checkSessionOncePerLoad } from './authProvider/sessionCache';
 import { legacyDataProvider } from './dataProvider/index';
+import { fetchJson, type HttpClient } from './http/index';
+import { appStore } from './appStore';
 
-export const dataProvider = legacyDataProvider('');
-export const authProvider = createAuthProvider('');
+export interface AppProviders {
+  dataProvider: ReturnType<typeof legacyDataProvider>;
+  authProvider: ReturnType<typeof createAuthProvider>;
+  /** react-admin's query cache, made here so that it can be filled before the first render. */
+  queryClient: QueryClient;
+  /** react-admin's store (sidebar state, locale…). */
+  store: Store;
+}
 
-/** react-admin's query cache, made here so that main.tsx can fill it before the first render. */
-export const queryClient = new QueryClient();
-checkSessionOncePerLoad(queryClient);
+/**
+ * One set per page load in the browser; one per request when the server renders a page
+ * (src/ssr), where `httpClient` answers through the server itself with the visitor's cookie.
+ */
+export function createProviders(httpClient: HttpClient = fetchJson, store: Store = localStorageStore()): AppProviders {
+  const queryClient = new QueryClient();
+  checkSessionOncePerLoad(queryClient);
+  return {
+    dataProvider: legacyDataProvider('', httpClient),
+    authProvider: createAuthProvider('', httpClient),
+    queryClient,
+    store: appStore(store),
+  };
+}

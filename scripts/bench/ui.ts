@@ -154,6 +154,8 @@ async function buildApp(): Promise<{ dist: string; modules: Map<string, string[]
     build: { outDir: dist, emptyOutDir: true, manifest: true },
     plugins: [moduleMap(modules)],
   });
+  // The server's render of the pages (src/ssr), where the server looks for it.
+  await build({ root: REPO, logLevel: 'warn', build: { ssr: 'src/ssr/render.tsx', outDir: path.join(dist, '.ssr'), emptyOutDir: true } });
   return { dist, modules, seconds: (Date.now() - started) / 1000 };
 }
 

@@ -11,6 +11,7 @@ import { ensureAdmin, uploadSecret } from './bootstrap';
 import { purgeExpiredSessions } from './auth/members';
 import { badRequest, unauthorized } from './errors';
 import { unstorableValue } from './http/unstorable';
+import { appPages, RENDER_DIR } from './http/pages';
 import { loadDemoData } from './demoData';
 import databasePlugin from './plugins/database';
 import errorsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/errors';
@@ -104,6 +105,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   if (created && config.demoData) await loadDemoData(app.database, app.storage);
 
   const indexHtml = path.join(config.publicDir, 'index.html');
+  const pages = appPages(app, config.publicDir, app.log);
   if (fs.existsSync(indexHtml)) {
     // wildcard: files are looked up per request, so a rebuilt app's new asset names are served
     // without a restart; a missing file falls through to the not-found handler below.
@@ -114,6 +116,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       // The build writes .br and .gz copies (scripts/vite-precompress.ts): sent as they are.
       preCompressed: true,
       cacheControl: false,
+      // The server's render of the app (src/ssr) is code for this server, not for browsers.
+      allowedPath: (pathName) => !pathName.startsWith(`/${RENDER_DIR}/`),
       setHeaders(res, file) {
         res.setHeader('vary', 'accept-encoding');
         // Vite names every file under assets/ by its content hash: it never changes, keep it a year.
@@ -123,7 +127,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       },
     });
     // `/` is the folder itself, which the static handler refuses (403) with index: false.
-    app.get('/', (_request, reply) => reply.type('text/html').sendFile('index.html'));
+    app.get('/', (request, reply) => pages.send(request, reply));
   }
   app.setNotFoundHandler((request, reply) => {
     const isServerPath = SERVER_PREFIXES.some((p) => request.url.startsWith(p));
@@ -131,7 +135,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       return reply.status(404).send({ code: 404, msg: '请求的接口不存在' });
     }
     // The admin app's own routes (deep links) all load index.html.
-    if (fs.existsSync(indexHtml)) return reply.type('text/html').sendFile('index.html');
+    if (fs.existsSync(indexHtml)) return pages.send(request, reply);
     return reply
       .type('text/html; charset=utf-8')
       .send('<!doctype html><meta charset="utf-8"><title>知识学习后台</title><p>管理界面尚未构建：请运行 <code>npm run build</code>。接口文档见 <a href="/docs">/docs</a>。</p>');

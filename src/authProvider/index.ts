@@ -36,6 +36,8 @@ export const ACTION_MAP: Readonly<Record<string, Action>> = {
 export interface SessionAuthProvider extends AuthProvider {
   /** The member of this session, fetched once and cached until login, logout or a 401. */
   getCurrentMember(): Promise<CurrentMember>;
+  /** The member as the page already knows it (a server-rendered page carries it): not asked again. */
+  rememberMember(known: CurrentMember): void;
 }
 
 function looksLikeMember(value: unknown): value is CurrentMember {
@@ -75,6 +77,9 @@ export function createAuthProvider(apiUrl: string, httpClient: HttpClient = fetc
   };
 
   const provider: SessionAuthProvider = {
+    rememberMember(known: CurrentMember) {
+      member = Promise.resolve(known);
+    },
     async login(params: { username?: string; password?: string }) {
       member = null;
       const { data } = await postJson<unknown>(httpClient, url('Login'), {

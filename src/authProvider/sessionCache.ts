@@ -15,6 +15,11 @@ export function prefillSession(queryClient: QueryClient, member: CurrentMember):
   queryClient.setQueryData(IDENTITY_KEY, identityOf(member));
 }
 
+/** The member the cache holds (filled by prefillSession, here or on the server), if any. */
+export function cachedMember(queryClient: QueryClient): CurrentMember | undefined {
+  return queryClient.getQueryData<CurrentMember>(PERMISSIONS_KEY);
+}
+
 /**
  * The session is checked once per page load: the server checks every call, and a 401 logs out
  * (authProvider.checkError). react-admin would otherwise ask again on each mount and render the

@@ -15,6 +15,7 @@ import { RowButton } from './RowButton';
 import { SafeLink } from './SafeLink';
 import { columnRender, fieldTitle } from './schemaFields';
 import { ZhPagination } from './ZhPagination';
+import { PageTitle } from '../layout/PageTitle';
 import { schemaListFilter } from '../screenQueries';
 
 type Row = RaRecord & Record<string, unknown>;
@@ -143,9 +144,11 @@ export function SchemaList({
 
   return (
     <>
+      <PageTitle title={title} />
       <List
         resource={descriptor.resource}
-        title={title}
+        // The title is PageTitle's (see there: server-rendered pages).
+        title={false}
         perPage={descriptor.pageSize}
         filter={schemaListFilter(filter, paged)}
         pagination={paged ? <ZhPagination /> : false}

@@ -24,6 +24,9 @@ export const resourceMessages = Object.fromEntries(
 
 export const zhMessages: TranslationMessages = { ...raChineseMessages, resources: resourceMessages };
 
-export const i18nProvider = polyglotI18nProvider(() => zhMessages, 'zh-CN', [{ locale: 'zh-CN', name: '简体中文' }], {
+/** The app's only locale. */
+export const APP_LOCALE = 'zh-CN';
+
+export const i18nProvider = polyglotI18nProvider(() => zhMessages, APP_LOCALE, [{ locale: APP_LOCALE, name: '简体中文' }], {
   allowMissing: true,
 });

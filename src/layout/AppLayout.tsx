@@ -1,5 +1,7 @@
-import type { ReactNode } from 'react';
-import { AppBar, Layout, type AppBarProps } from 'react-admin';
+import { Suspense, useState, type ErrorInfo, type ReactNode } from 'react';
+import { Box } from '@mui/material';
+import { AppBar, Error as ErrorPage, Loading, Sidebar, SkipNavigationButton, type AppBarProps } from 'react-admin';
+import { ErrorBoundary } from 'react-error-boundary';
 import { AppMenu } from './AppMenu';
 
 /**
@@ -11,10 +13,59 @@ function FixedAppBar(props: AppBarProps) {
   return <AppBar {...props} alwaysOn />;
 }
 
+// One style object for the frame, as classes (react-admin's Layout has the same shape: app bar,
+// then the sidebar beside the content).
+const layoutSx = {
+  display: 'flex',
+  flexDirection: 'column',
+  zIndex: 1,
+  minHeight: '100vh',
+  bgcolor: 'background.default',
+  position: 'relative',
+  minWidth: 'fit-content',
+  width: '100%',
+  '& .app-frame': { display: 'flex', flexDirection: 'column', flexGrow: 1, mt: { xs: 7, sm: 6 } },
+  '& .app-main': { display: 'flex', flexGrow: 1 },
+  '& .app-content': {
+    bgcolor: 'background.default',
+    zIndex: 2,
+    display: 'flex',
+    flexDirection: 'column',
+    flexGrow: 1,
+    flexBasis: 0,
+    px: 1,
+  },
+} as const;
+
+/**
+ * react-admin's layout parts (app bar, sidebar with our menu, error page) in a frame of our own.
+ * Not react-admin's `Layout`: it also renders the preferences inspector (for configurable
+ * components, which this app has none of), and that reads `document` while rendering, so the
+ * server could not render a page with it (src/ssr).
+ */
 export function AppLayout({ children }: { children: ReactNode }) {
+  const [errorInfo, setErrorInfo] = useState<ErrorInfo | undefined>(undefined);
   return (
-    <Layout menu={AppMenu} appBar={FixedAppBar}>
-      {children}
-    </Layout>
+    <Box className="layout" sx={layoutSx}>
+      <SkipNavigationButton />
+      <div className="app-frame">
+        <FixedAppBar />
+        <main className="app-main">
+          <Sidebar appBarAlwaysOn>
+            <AppMenu />
+          </Sidebar>
+          <div id="main-content" className="app-content">
+            <ErrorBoundary
+              onError={(_error, info) => setErrorInfo(info)}
+              fallbackRender={({ error, resetErrorBoundary }) => (
+                <ErrorPage error={error} errorInfo={errorInfo} resetErrorBoundary={resetErrorBoundary} />
+              )}
+            >
+              <Suspense fallback={<Loading />}>{children}</Suspense>
+            </ErrorBoundary>
+          </div>
+        </main>
+      </div>
+    </Box>
   );
 }

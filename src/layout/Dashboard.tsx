@@ -1,5 +1,5 @@
 import { Box, Card, CardActionArea, CardContent, Typography } from '@mui/material';
-import { Title } from 'react-admin';
+import { PageTitle } from './PageTitle';
 import { Link } from 'react-router-dom';
 import { canViewModule, useMember } from '../access/useMember';
 import { MENU } from '../navigation';
@@ -10,7 +10,7 @@ export function Dashboard() {
   const entries = MENU.flatMap((g) => g.items).filter((item) => canViewModule(member, item.module));
   return (
     <Box sx={{ p: 2 }}>
-      <Title title="首页" />
+      <PageTitle title="首页" />
       <Typography variant="h5" component="h1" gutterBottom>
         欢迎使用知识学习后台{member ? `，${member.AuName}` : ''}
       </Typography>

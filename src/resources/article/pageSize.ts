@@ -1,5 +1,6 @@
 // The article viewer's page size (SPEC.md 9), remembered in a cookie for a year.
 import Cookies from 'js-cookie';
+import { requestCookie } from '../../ssr/requestCookies';
 
 export const PAGE_SIZES = [8, 10, 12, 15, 20, 50] as const;
 export const DEFAULT_PAGE_SIZE = 12;
@@ -14,7 +15,8 @@ export function toPageSize(value: unknown): number {
 }
 
 export function readPageSize(): number {
-  return toPageSize(Cookies.get(PAGE_SIZE_COOKIE));
+  // On the server (a rendered page) the request's cookie, in the browser the document's.
+  return toPageSize(typeof document === 'undefined' ? requestCookie(PAGE_SIZE_COOKIE) : Cookies.get(PAGE_SIZE_COOKIE));
 }
 
 export function savePageSize(size: number): void {

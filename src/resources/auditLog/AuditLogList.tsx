@@ -15,6 +15,7 @@ import {
 import { auditLogResource } from '../../../schemas/auditLog';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
 import { fieldTitle } from '../../components/schemaFields';
+import { PageTitle } from '../../layout/PageTitle';
 import { ZhPagination } from '../../components/ZhPagination';
 import { dayjs, formatDate } from '../../i18n/dayjs';
 import { AuditDetails, TIME_FORMAT, type AuditEntryRecord } from './AuditDetails';
@@ -98,9 +99,10 @@ export default function AuditLogList() {
   const [shown, setShown] = useState<Entry | null>(null);
   return (
     <>
+      <PageTitle title="操作日志" />
       <List
         resource={auditLogResource.resource}
-        title="操作日志"
+        title={false}
         perPage={auditLogResource.pageSize}
         filters={filters}
         actions={false}

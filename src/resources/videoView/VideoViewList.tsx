@@ -1,5 +1,6 @@
 import { Box } from '@mui/material';
-import { ListBase, Title, useListContext } from 'react-admin';
+import { ListBase, useListContext } from 'react-admin';
+import { PageTitle } from '../../layout/PageTitle';
 import { videoResource } from '../../../schemas/video';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
 import { CategoryTabs } from '../../components/video/CategoryTabs';
@@ -37,7 +38,7 @@ function Grid() {
 export default function VideoViewList() {
   return (
     <Box sx={{ pb: 2 }}>
-      <Title title="在线视频" />
+      <PageTitle title="在线视频" />
       <CategoryTabs>
         {(vdtCode) => (
           <ListBase

@@ -1,0 +1,105 @@
+// The admin app's pages: index.html, rendered with the visitor's screen when they have a session.
+//
+// The render itself is the app's own code (src/ssr/render.tsx, built into dist/.ssr/render.mjs by
+// `npm run build`); it asks for its data through this server's own routes with the visitor's
+// cookie (Fastify's inject), so every permission rule applies exactly as to the browser's calls.
+// Without a build of it, without a session, or if it fails, the page is index.html as it is:
+// the browser then renders the app itself, as before.
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+
+/** What src/ssr/render.tsx exports (kept structural: the server does not compile the app). */
+interface RenderedPage {
+  html: string;
+  head: string;
+  state: string;
+}
+interface HttpResponse {
+  status: number;
+  headers: Headers;
+  body: string;
+  json: unknown;
+}
+type HttpClient = (url: string, options?: { method?: string; body?: unknown }) => Promise<HttpResponse>;
+interface Renderer {
+  renderPage: (url: string, httpClient: HttpClient, cookies: string) => Promise<RenderedPage | undefined>;
+}
+
+/** index.html marks the app shell this way; a rendered page replaces it. */
+const SHELL = /<!--app-shell-->[\s\S]*<!--\/app-shell-->/;
+
+/** The folder of the server's render inside the app's build; never served (see app.ts). */
+export const RENDER_DIR = '.ssr';
+
+export interface Pages {
+  /** Sends the app's page for this request (a deep link or `/`). */
+  send: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
+}
+
+export function appPages(app: FastifyInstance, publicDir: string, log: FastifyBaseLogger): Pages {
+  const indexFile = path.join(publicDir, 'index.html');
+  const renderFile = path.join(publicDir, RENDER_DIR, 'render.mjs');
+  let renderer: Promise<Renderer | undefined> | undefined;
+
+  // Loaded on the first page asked for with a session: a server that only answers the API never
+  // loads the app's code (about 40 MB of memory once loaded).
+  const loadRenderer = () =>
+    (renderer ??= fs
+      .access(renderFile)
+      .then(
+        () => import(pathToFileURL(renderFile).href) as Promise<Renderer>,
+        () => undefined,
+      )
+      .catch((error: unknown) => {
+        log.error({ err: error }, 'the server render of the app failed to load; pages are sent unrendered');
+        return undefined;
+      }));
+
+  async function render(request: FastifyRequest): Promise<RenderedPage | undefined> {
+    const cookie = request.headers.cookie;
+    if (!cookie || !(request.sessionToken() && (await request.currentMember()))) return undefined;
+    const module = await loadRenderer();
+    if (!module) return undefined;
+    const httpClient: HttpClient = async (url, options = {}) => {
+      const response = await app.inject({
+        method: (options.method ?? 'GET') as 'GET' | 'POST',
+        url,
+        headers: { cookie, 'content-type': 'application/json', accept: 'application/json' },
+        payload: typeof options.body === 'string' ? options.body : undefined,
+      });
+      const headers = new Headers();
+      for (const [name, value] of Object.entries(response.headers)) {
+        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : String(value));
+      }
+      let json: unknown;
+      try {
+        json = response.body === '' ? undefined : JSON.parse(response.body);
+      } catch {
+        json = undefined;
+      }
+      return { status: response.statusCode, headers, body: response.body, json };
+    };
+    try {
+      return await module.renderPage(request.url, httpClient, cookie);
+    } catch (error) {
+      log.error({ err: error, url: request.url }, 'server render failed; the page is sent unrendered');
+      return undefined;
+    }
+  }
+
+  return {
+    async send(request, reply) {
+      const page = await render(request);
+      if (!page) return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+      const template = await fs.readFile(indexFile, 'utf8');
+      const html = template
+        .replace('</head>', () => `${page.head}</head>`)
+        .replace(SHELL, () => page.html)
+        .replace('</body>', () => `${page.state}</body>`);
+      // The member's own data: never kept by a shared cache, and not for another cookie.
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'cookie').send(html);
+    },
+  };
+}

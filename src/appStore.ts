@@ -1,0 +1,44 @@
+// react-admin's store for this app: its localStorage store (memory on the server), with two
+// settings answered so that the server's render of a page (src/ssr) and the browser's first
+// render agree.
+import Cookies from 'js-cookie';
+import type { Store } from 'react-admin';
+import { APP_LOCALE } from './i18n/index';
+import { requestCookie } from './ssr/requestCookies';
+
+/** react-admin's key for the sidebar (open or closed), kept in this cookie as well. */
+const SIDEBAR_KEY = 'sidebar.open';
+/** Prefixed with the project's name (package.json "name"). */
+export const SIDEBAR_COOKIE = 'zhishi-admin-sidebar-open';
+
+function sidebarCookie(): boolean | undefined {
+  const value = typeof document === 'undefined' ? requestCookie(SIDEBAR_COOKIE) : Cookies.get(SIDEBAR_COOKIE);
+  return value === '1' ? true : value === '0' ? false : undefined;
+}
+
+/**
+ * - The locale is the app's while none is stored: react-admin renders nothing on its first render
+ *   until the stored locale equals the i18nProvider's (I18nContextProvider), then renders again;
+ *   with a fresh store (a first visit, or the server's render) that was one empty pass, and the
+ *   server's HTML would have been empty.
+ * - The sidebar's state is also a cookie, which the server reads: a member who closed the sidebar
+ *   gets the page rendered with it closed, as the browser will render it.
+ */
+export function appStore(base: Store): Store {
+  return {
+    ...base,
+    getItem: <T,>(key: string, defaultValue?: T): T | undefined => {
+      if (key === SIDEBAR_KEY) {
+        const open = sidebarCookie();
+        if (open !== undefined) return open as T;
+      }
+      return base.getItem<T>(key, key === 'locale' && defaultValue === undefined ? (APP_LOCALE as T) : defaultValue);
+    },
+    setItem: <T,>(key: string, value: T): void => {
+      if (key === SIDEBAR_KEY && typeof document !== 'undefined') {
+        Cookies.set(SIDEBAR_COOKIE, value ? '1' : '0', { expires: 365, path: '/', sameSite: 'lax' });
+      }
+      base.setItem(key, value);
+    },
+  };
+}
