@@ -319,11 +319,15 @@ function pageScript(selector: string): string {
     channel.port1.onmessage = () => resolve(performance.now());
     channel.port2.postMessage(0);
   }));
-  bench.until = (ok) => new Promise((resolve) => {
+  bench.until = (ok) => new Promise((resolve, reject) => {
     if (ok()) return resolve();
-    const observer = new MutationObserver(() => { if (ok()) { observer.disconnect(); resolve(); } });
+    const observer = new MutationObserver(() => { if (ok()) { observer.disconnect(); clearTimeout(timer); resolve(); } });
+    // A step that never happens fails the run instead of holding the benchmark forever.
+    const timer = setTimeout(() => { observer.disconnect(); reject(new Error('waited 60 s in vain')); }, 60000);
     observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
   });
+  // The main thread idle: a server-rendered page is taken over (hydrated) by then.
+  bench.idle = () => new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 20000 }));
   const selector = ${JSON.stringify(selector)};
   const shown = () => {
     const row = document.querySelector(selector);
@@ -339,6 +343,7 @@ function pageChangeScript(selector: string): string {
   const bench = window.__bench;
   const firstText = () => (document.querySelector(${JSON.stringify(selector)}) || {}).textContent || '';
   const before = firstText();
+  await bench.idle();
   const next = document.querySelector('button[aria-label="下一页"]');
   if (!next || next.disabled) throw new Error('no 下一页 to click');
   const started = performance.now();

@@ -2,7 +2,9 @@
 // routes of /Ajax, /Xcx1 and /Xcx3, then the built admin app at `/`. server.ts only listens.
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -105,6 +107,14 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   if (created && config.demoData) await loadDemoData(app.database, app.storage);
 
   const indexHtml = path.join(config.publicDir, 'index.html');
+  // Compression for the rendered pages only (reply.compress in pages.ts): the built files are
+  // compressed at build time, and the API's small JSON answers are not worth the CPU.
+  await app.register(fastifyCompress, {
+    global: false,
+    encodings: ['br', 'gzip'],
+    // Quality 5: most of the gain of 11 for a fraction of its time (a page is compressed per request).
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } },
+  });
   const pages = appPages(app, config.publicDir, app.log);
   if (fs.existsSync(indexHtml)) {
     // wildcard: files are looked up per request, so a rebuilt app's new asset names are served

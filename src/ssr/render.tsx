@@ -13,7 +13,7 @@
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import createEmotionServer from '@emotion/server/create-instance';
-import { dehydrate } from '@tanstack/react-query';
+import { dehydrate, type Query } from '@tanstack/react-query';
 import { memoryStore } from 'react-admin';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
@@ -35,6 +35,17 @@ export interface RenderedPage {
   head: string;
   /** The answers it was rendered with, as a script element (JSON, not executed). */
   state: string;
+}
+
+/**
+ * A query a component asked for that has no answer yet, and may be fetched: not one its component
+ * disabled (react-admin's access checks are disabled when the authProvider has no canAccess), whose
+ * `enabled` the query keeps from the options it was built with.
+ */
+function isAskedFor(query: Query): boolean {
+  if (query.state.status !== 'pending' || query.state.fetchStatus !== 'idle') return false;
+  const { enabled } = query.options as { enabled?: boolean | ((query: Query) => boolean) };
+  return typeof enabled === 'function' ? enabled(query) : enabled !== false;
 }
 
 /**
@@ -77,10 +88,7 @@ export async function renderPage(url: string, httpClient: HttpClient, cookies = 
         </CacheProvider>,
       ),
     );
-    const asked = queryClient
-      .getQueryCache()
-      .getAll()
-      .filter((query) => query.state.status === 'pending' && query.state.fetchStatus === 'idle');
+    const asked = queryClient.getQueryCache().getAll().filter(isAskedFor);
     const loading = pendingParts();
     if ((asked.length === 0 && loading.length === 0) || round === MAX_RENDERS) {
       const head = constructStyleTagsFromChunks(extractCriticalToChunks(html));

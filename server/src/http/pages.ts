@@ -44,18 +44,21 @@ export function appPages(app: FastifyInstance, publicDir: string, log: FastifyBa
   let renderer: Promise<Renderer | undefined> | undefined;
 
   // Loaded on the first page asked for with a session: a server that only answers the API never
-  // loads the app's code (about 40 MB of memory once loaded).
-  const loadRenderer = () =>
-    (renderer ??= fs
-      .access(renderFile)
-      .then(
-        () => import(pathToFileURL(renderFile).href) as Promise<Renderer>,
-        () => undefined,
-      )
-      .catch((error: unknown) => {
-        log.error({ err: error }, 'the server render of the app failed to load; pages are sent unrendered');
+  // loads the app's code (about 25 MB of memory once loaded). A missing build is looked for again
+  // on the next page (the app may be built while the server runs); a build that fails to load is
+  // logged once and pages are sent unrendered.
+  const loadRenderer = (): Promise<Renderer | undefined> =>
+    (renderer ??= fs.access(renderFile).then(
+      () =>
+        (import(pathToFileURL(renderFile).href) as Promise<Renderer>).catch((error: unknown) => {
+          log.error({ err: error }, 'the server render of the app failed to load; pages are sent unrendered');
+          return undefined;
+        }),
+      () => {
+        renderer = undefined;
         return undefined;
-      }));
+      },
+    ));
 
   async function render(request: FastifyRequest): Promise<RenderedPage | undefined> {
     const cookie = request.headers.cookie;
@@ -99,7 +102,8 @@ export function appPages(app: FastifyInstance, publicDir: string, log: FastifyBa
         .replace(SHELL, () => page.html)
         .replace('</body>', () => `${page.state}</body>`);
       // The member's own data: never kept by a shared cache, and not for another cookie.
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'cookie').send(html);
+      reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'cookie').compress(html);
+      return reply;
     },
   };
 }
