@@ -63,7 +63,8 @@ export default defineConfig(({ isSsrBuild }) => ({
   ssr: { noExternal: true, target: 'node' },
   // The server's render runs React, MUI and emotion in their production builds, as the browser
   // does: emotion's development class names (with component labels) would differ from the
-  // browser's, and development React is several times slower.
+  // browser's, and development React is several times slower. SSR_DEV=1 keeps development builds,
+  // to pair with a development build of the app when looking for a hydration mismatch (README).
   define: isSsrBuild && !process.env.SSR_DEV ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
   build: isSsrBuild
     ? {

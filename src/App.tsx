@@ -12,7 +12,8 @@ import type { LazyPart } from './components/lazyPart';
 import { lazyScreen } from './lazyScreen';
 import { PATHS } from './navigation';
 import type { AppProviders } from './providers';
-import { theme } from './theme';
+import { theme as appTheme } from './theme';
+import type { RaThemeOptions } from 'react-admin';
 
 const VideoTypeList = lazyScreen(() => import('./resources/videoType/VideoTypeList'));
 const UsewebList = lazyScreen(() => import('./resources/useweb/UsewebList'));
@@ -82,7 +83,7 @@ const TykjManagePage = guarded('tykj', TykjManageScreen);
 const ArticleClassifyPage = guarded('classify', () => <ClassifyManage service="article" />);
 const TykjClassifyPage = guarded('classify', () => <ClassifyManage service="tykj" />);
 
-function AdminApp({ dataProvider, authProvider, queryClient, store }: AppProviders) {
+function AdminApp({ dataProvider, authProvider, queryClient, store, theme }: AppProviders & { theme: RaThemeOptions }) {
   return (
     <Admin
       title="知识学习后台"
@@ -125,6 +126,6 @@ function AdminApp({ dataProvider, authProvider, queryClient, store }: AppProvide
  * real URLs, and react-admin's blockers (unsaved-changes warnings) need a data router. The browser
  * makes a browser router of them (main.tsx), the server a static one (src/ssr).
  */
-export function appRoutes(providers: AppProviders): RouteObject[] {
-  return [{ path: '*', element: <AdminApp {...providers} /> }];
+export function appRoutes(providers: AppProviders, theme: RaThemeOptions = appTheme): RouteObject[] {
+  return [{ path: '*', element: <AdminApp {...providers} theme={theme} /> }];
 }

@@ -9,5 +9,12 @@ import { defaultTheme, type RaThemeOptions } from 'react-admin';
 export const theme: RaThemeOptions = {
   ...defaultTheme,
   palette: { ...defaultTheme.palette, primary: { main: '#1565c0' }, secondary: { main: '#0d47a1' } },
-  components: { ...defaultTheme.components, ...zhCN.components },
+  components: {
+    ...defaultTheme.components,
+    ...zhCN.components,
+    // Media queries answer the screen's real width from the first render (MUI's default answers
+    // false first, then again once mounted). That is also what the browser's first render of a
+    // server-rendered page reads; the server guesses the width (src/ssr/render.tsx).
+    MuiUseMediaQuery: { defaultProps: { noSsr: true } },
+  },
 };

@@ -14,16 +14,21 @@ import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import createEmotionServer from '@emotion/server/create-instance';
 import { dehydrate, type Query } from '@tanstack/react-query';
-import { memoryStore } from 'react-admin';
+import mediaQuery from 'css-mediaquery';
+import { memoryStore, type RaThemeOptions } from 'react-admin';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
 import { appRoutes, preloadScreen } from '../App';
 import { prefillSession } from '../authProvider/sessionCache';
 import type { HttpClient } from '../http/index';
 import { createProviders } from '../providers';
+import { theme } from '../theme';
 import { pendingParts } from '../components/lazyPart';
 import { pageStateScript } from './pageState';
 import { withRequestCookies } from './requestCookies';
+
+/** The width rendered for when the request does not say it comes from a phone (a common laptop's). */
+const DESKTOP_WIDTH = 1366;
 
 /** Renders after which the page is sent with whatever is still loading (shown as loading). */
 const MAX_RENDERS = 4;
@@ -38,6 +43,16 @@ export interface RenderedPage {
 }
 
 /**
+ * The app's theme with media queries answered for a screen `width` pixels wide: the server cannot
+ * measure the screen, the browser's first render reads the real one (theme.ts), and where they
+ * differ (the sidebar is a drawer on phones) React would discard the server's HTML.
+ */
+function themeForWidth(width: number): RaThemeOptions {
+  const ssrMatchMedia = (query: string) => ({ matches: mediaQuery.match(query, { width: `${width}px` }) });
+  return { ...theme, components: { ...theme.components, MuiUseMediaQuery: { defaultProps: { noSsr: true, ssrMatchMedia } } } };
+}
+
+/**
  * A query a component asked for that has no answer yet, and may be fetched: not one its component
  * disabled (react-admin's access checks are disabled when the authProvider has no canAccess), whose
  * `enabled` the query keeps from the options it was built with.
@@ -49,11 +64,11 @@ function isAskedFor(query: Query): boolean {
 }
 
 /**
- * The page at `url` (path and query) for the visitor whose calls `httpClient` makes and whose
- * request carried `cookies`; undefined when there is no session (the browser then shows the login
- * page as before).
+ * The page at `url` (path and query) for the visitor whose calls `httpClient` makes, whose request
+ * carried `cookies`, on a screen about `screenWidth` pixels wide; undefined when there is no session
+ * (the browser then shows the login page as before).
  */
-export async function renderPage(url: string, httpClient: HttpClient, cookies = ''): Promise<RenderedPage | undefined> {
+export async function renderPage(url: string, httpClient: HttpClient, cookies = '', screenWidth = DESKTOP_WIDTH): Promise<RenderedPage | undefined> {
   // A store of its own per page (the browser's is its localStorage).
   const providers = createProviders(httpClient, memoryStore());
   const { authProvider, queryClient } = providers;
@@ -67,7 +82,7 @@ export async function renderPage(url: string, httpClient: HttpClient, cookies = 
   const { pathname } = new URL(url, 'http://localhost');
   await preloadScreen(pathname);
 
-  const handler = createStaticHandler(appRoutes(providers));
+  const handler = createStaticHandler(appRoutes(providers, themeForWidth(screenWidth)));
   const context = await handler.query(new Request(new URL(url, 'http://localhost')));
   if (context instanceof Response) return undefined;
   const router = createStaticRouter(handler.dataRoutes, context);

@@ -136,4 +136,33 @@ describe('the browser takes a rendered page over', () => {
     // A reload renders the new row on the server.
     expect((await html('/videoType', adminCookie)).text).toContain('服务端渲染后新增');
   });
+
+  it('on a phone too: rendered for a narrow screen (the sidebar is a drawer there), taken over as it is', async () => {
+    const phone = await s.browser.newContext({
+      baseURL: s.server.url,
+      locale: 'zh-CN',
+      viewport: { width: 412, height: 823 },
+      isMobile: true,
+      hasTouch: true,
+      userAgent: 'Mozilla/5.0 (Linux; Android 11; moto g power (2022)) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36',
+    });
+    try {
+      const [name, ...value] = adminCookie.split('=');
+      await phone.addCookies([{ name: name!, value: value.join('='), url: s.server.url }]);
+      const page = await phone.newPage();
+      const seen: string[] = [];
+      page.on('pageerror', (error) => seen.push(error.message));
+      page.on('console', (message) => {
+        if (message.type() === 'error') seen.push(message.text());
+      });
+      await page.goto('/videoType');
+      await page.getByText('造价业务培训', { exact: true }).waitFor();
+      await page.waitForLoadState('networkidle', { timeout: UI_TIMEOUT });
+      expect(seen).toEqual([]);
+      // The menu is behind its button on a phone.
+      await expect(page.getByRole('button', { name: '打开菜单' }).count()).resolves.toBe(1);
+    } finally {
+      await phone.close();
+    }
+  });
 });

@@ -24,7 +24,7 @@ interface HttpResponse {
 }
 type HttpClient = (url: string, options?: { method?: string; body?: unknown }) => Promise<HttpResponse>;
 interface Renderer {
-  renderPage: (url: string, httpClient: HttpClient, cookies: string) => Promise<RenderedPage | undefined>;
+  renderPage: (url: string, httpClient: HttpClient, cookies: string, screenWidth: number) => Promise<RenderedPage | undefined>;
 }
 
 /** index.html marks the app shell this way; a rendered page replaces it. */
@@ -32,6 +32,19 @@ const SHELL = /<!--app-shell-->[\s\S]*<!--\/app-shell-->/;
 
 /** The folder of the server's render inside the app's build; never served (see app.ts). */
 export const RENDER_DIR = '.ssr';
+
+/** Screen widths the render assumes: a phone's (below MUI's `sm` breakpoint) or a laptop's. */
+const PHONE_WIDTH = 412;
+const DESKTOP_WIDTH = 1366;
+
+/**
+ * The server cannot see the screen: a phone is told by its client hint (Sec-CH-UA-Mobile, sent by
+ * Chromium-based browsers) or its user agent. A wrong guess costs the browser a render of its own.
+ */
+function screenWidthOf(request: FastifyRequest): number {
+  const phone = request.headers['sec-ch-ua-mobile'] === '?1' || /Mobi|Android|iPhone|iPod/i.test(request.headers['user-agent'] ?? '');
+  return phone ? PHONE_WIDTH : DESKTOP_WIDTH;
+}
 
 export interface Pages {
   /** Sends the app's page for this request (a deep link or `/`). */
@@ -85,7 +98,7 @@ export function appPages(app: FastifyInstance, publicDir: string, log: FastifyBa
       return { status: response.statusCode, headers, body: response.body, json };
     };
     try {
-      return await module.renderPage(request.url, httpClient, cookie);
+      return await module.renderPage(request.url, httpClient, cookie, screenWidthOf(request));
     } catch (error) {
       log.error({ err: error, url: request.url }, 'server render failed; the page is sent unrendered');
       return undefined;
