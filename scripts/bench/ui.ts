@@ -426,14 +426,19 @@ async function measureScreen(browser: Browser, base: string, cookie: string, scr
   }
 }
 
-/** The 10,000-category tree: response → first tree row painted, collapsing and expanding its root. */
+/** The 10,000-category tree, opened from the menu: response → first tree row painted, collapsing and expanding its root. */
 async function measureTree(browser: Browser, base: string, cookie: string, rate: number) {
   const context = await newContext(browser, base, cookie);
   try {
     const page = await context.newPage();
     await page.addInitScript({ content: pageScript('[role="treeitem"]') });
     await throttle(page, rate);
-    await page.goto(`/Knowledge/Article/Catalogue?type=${TREE_TYPE}`, { waitUntil: 'commit' });
+    // Opened from the menu of another screen, as staff reach it: the browser builds and renders
+    // the tree. (A page loaded at the catalogue's address arrives rendered by the server, with the
+    // tree's first rows in its HTML: that is the first-row figure, not the tree's render.)
+    await page.goto('/videoType');
+    await page.evaluate('new Promise((resolve) => requestIdleCallback(() => resolve(), { timeout: 20000 }))');
+    await page.locator(`a[href="/Knowledge/Article/Catalogue?type=${TREE_TYPE}"]`).first().click();
     await page.waitForFunction(FIRST_ROW_SEEN, undefined, { polling: 50 });
     return await page.evaluate<{ firstRow: number; render: number; fromArrival: number; collapse: number; expand: number }>(TREE_SCRIPT);
   } finally {

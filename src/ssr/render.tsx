@@ -1,4 +1,4 @@
-// The server's render of a page (the entry of the SSR build, loaded by server/src/http/pageRender.ts).
+// The server's render of a page (the entry of the SSR build, loaded by server/src/http/pages.ts).
 //
 // Why: the first screen used to show its first row only after the browser had downloaded,
 // evaluated and rendered the whole app (about 1.2 s on the 2-core reference host, against a
@@ -9,7 +9,8 @@
 // The lists a page needs are found by rendering it: react-query records every query a component
 // asks for, the server answers those (through its own routes, with the visitor's cookie, so every
 // permission rule applies as to any call), and the page is rendered again, until nothing new is
-// asked for and no part's code (lazyPart) is still loading. The answers go into the page (pageState.ts) for the browser's first render.
+// asked for and no part's code (lazyPart) is still loading. The answers go into the page
+// (pageState.ts) for the browser's first render.
 import createCache from '@emotion/cache';
 import { CacheProvider } from '@emotion/react';
 import createEmotionServer from '@emotion/server/create-instance';
