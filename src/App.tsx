@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { Admin, CustomRoutes, Resource, type RaThemeOptions } from 'react-admin';
 import { Route, type RouteObject } from 'react-router-dom';
 import { NoAccess } from './access/NoAccess';
 import { RequireModule } from './access/RequireModule';
@@ -13,7 +13,6 @@ import { lazyScreen } from './lazyScreen';
 import { PATHS } from './navigation';
 import type { AppProviders } from './providers';
 import { theme as appTheme } from './theme';
-import type { RaThemeOptions } from 'react-admin';
 
 const VideoTypeList = lazyScreen(() => import('./resources/videoType/VideoTypeList'));
 const UsewebList = lazyScreen(() => import('./resources/useweb/UsewebList'));
