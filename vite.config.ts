@@ -43,6 +43,44 @@ function precompress(): Plugin {
   };
 }
 
+/**
+ * Preload links in index.html for the app's code (src/start.tsx and what it imports), which the
+ * small entry (src/main.tsx) imports dynamically: the files download with the page instead of after
+ * the entry has run. Vite preloads only the entry's static imports. They are marked, because a page
+ * the server renders goes without them (server/src/http/pages.ts): it loads the app after its
+ * first paint, and the page's own bytes should not share the network with 1 MB of code.
+ */
+function preloadApp(appModule: string): Plugin {
+  let base = '/';
+  return {
+    name: 'preload-app',
+    apply: 'build',
+    configResolved(config) {
+      base = config.base;
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { bundle, chunk: entry }) {
+        if (!bundle || !entry) return html;
+        const chunks = new Map(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])));
+        const app = [...chunks.values()].find((c) => c.facadeModuleId?.endsWith(appModule));
+        if (!app) throw new Error(`preload-app: no chunk for ${appModule}`);
+        // The app's chunk and its static imports, less what the entry's own tags already load.
+        const loaded = new Set([entry.fileName, ...entry.imports]);
+        const files = new Set<string>();
+        const visit = (file: string) => {
+          if (loaded.has(file) || files.has(file)) return;
+          files.add(file);
+          for (const imported of chunks.get(file)?.imports ?? []) visit(imported);
+        };
+        visit(app.fileName);
+        const links = [...files].map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`);
+        return html.replace('</head>', () => `  <!--app-preload-->${links.join('')}<!--/app-preload-->\n  </head>`);
+      },
+    },
+  };
+}
+
 // The reference server owns these paths; in dev, Vite forwards them so the app keeps one origin
 // (the session cookie is same-origin).
 const SERVER = 'http://127.0.0.1:8080';
@@ -56,7 +94,7 @@ const SERVER_PATHS = ['/Ajax', '/Xcx1', '/Xcx3', '/files', '/upload-part', '/upl
  * serve dist/.ssr/ (server/src/app.ts).
  */
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), precompress()],
+  plugins: [react(), precompress(), preloadApp('/src/start.tsx')],
   server: {
     proxy: Object.fromEntries(SERVER_PATHS.map((p) => [p, { target: SERVER, changeOrigin: false }])),
   },

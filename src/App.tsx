@@ -1,6 +1,24 @@
 import type { ComponentType } from 'react';
-import { Admin, CustomRoutes, Resource, type RaThemeOptions } from 'react-admin';
-import { Route, type RouteObject } from 'react-router-dom';
+import { CssBaseline } from '@mui/material';
+import {
+  AdminContext,
+  AuthenticationError,
+  DefaultTitleContextProvider,
+  Error as ErrorPage,
+  HasDashboardContextProvider,
+  LoadingPage,
+  LogoutOnMount,
+  NotFound,
+  Notification,
+  Resource,
+  ResourceDefinitionContextProvider,
+  useAuthState,
+  useScrollToTop,
+  type RaThemeOptions,
+  type ResourceProps,
+} from 'react-admin';
+import { ErrorBoundary } from 'react-error-boundary';
+import { Route, Routes, type RouteObject } from 'react-router-dom';
 import { NoAccess } from './access/NoAccess';
 import { RequireModule } from './access/RequireModule';
 import type { ScreenModule } from './access/useMember';
@@ -82,41 +100,84 @@ const TykjManagePage = guarded('tykj', TykjManageScreen);
 const ArticleClassifyPage = guarded('classify', () => <ClassifyManage service="article" />);
 const TykjClassifyPage = guarded('classify', () => <ClassifyManage service="tykj" />);
 
+/** react-admin's resources: their list screens, and their definitions for the menu and links. */
+const RESOURCES: ResourceProps[] = [
+  { name: 'video', list: VideoScreen, options: { label: '视频学习编辑' } },
+  { name: 'videoType', list: VideoTypeScreen, options: { label: '视频分类' } },
+  { name: 'useweb', list: UsewebScreen, options: { label: '常用网站管理' } },
+  { name: 'member', list: MemberScreen, options: { label: '成员管理' } },
+  { name: 'auditLog', list: AuditLogScreen, options: { label: '操作日志' } },
+];
+
+/**
+ * Registered before the first render. react-admin's `Admin` registers them in an effect after
+ * mount; each registration re-renders everything that reads them, the whole page included.
+ */
+const RESOURCE_DEFINITIONS = Object.fromEntries(RESOURCES.map((props) => [props.name, Resource.registerResource(props)]));
+
+/**
+ * The signed-in part: the layout around the screens. Routes of our own rather than react-admin's
+ * `CoreAdminRoutes`, which copies its routes into state in an effect after mount and so renders the
+ * whole page a second time as soon as it is shown (or, on a page the server rendered, while the
+ * browser is still taking it over).
+ */
+function SignedIn() {
+  useScrollToTop();
+  const { authenticated, isPending } = useAuthState(undefined, false);
+  if (isPending) return <LoadingPage />;
+  if (!authenticated) return <LogoutOnMount />;
+  return (
+    <HasDashboardContextProvider value>
+      <AppLayout>
+        <Routes>
+          {/* The legacy paths of SPEC.md, real deep links (a browser router, not a hash). */}
+          <Route path={PATHS.videoView} element={<VideoViewPage />} />
+          <Route path={PATHS.videoDetails} element={<VideoDetailsPage />} />
+          <Route path={PATHS.articleCatalogue} element={<CataloguePage />} />
+          <Route path={PATHS.articleManage} element={<ArticleManagePage />} />
+          <Route path={PATHS.articleClassify} element={<ArticleClassifyPage />} />
+          <Route path={`${PATHS.articleClassify}/:type`} element={<ArticleClassifyPage />} />
+          <Route path={PATHS.tykj} element={<TykjPage />} />
+          <Route path={PATHS.tykjManage} element={<TykjManagePage />} />
+          <Route path={PATHS.tykjClassify} element={<TykjClassifyPage />} />
+          {RESOURCES.map((props) => (
+            <Route key={props.name} path={`${props.name}/*`} element={<Resource {...props} />} />
+          ))}
+          <Route path="/" element={<Dashboard />} />
+          <Route path="/authentication-error" element={<AuthenticationError />} />
+          <Route path="/access-denied" element={<NoAccess />} />
+          <Route path="*" element={<NotFound />} />
+        </Routes>
+      </AppLayout>
+    </HasDashboardContextProvider>
+  );
+}
+
+/** react-admin's providers and UI parts (as its `Admin` puts them), around our own routes. */
 function AdminApp({ dataProvider, authProvider, queryClient, store, theme }: AppProviders & { theme: RaThemeOptions }) {
   return (
-    <Admin
-      title="知识学习后台"
+    <AdminContext
       dataProvider={dataProvider}
       authProvider={authProvider}
       queryClient={queryClient}
       store={store}
       i18nProvider={i18nProvider}
       theme={theme}
-      layout={AppLayout}
-      loginPage={LoginPage}
-      dashboard={Dashboard}
-      accessDenied={NoAccess}
-      requireAuth
-      disableTelemetry
     >
-      <Resource name="video" list={VideoScreen} options={{ label: '视频学习编辑' }} />
-      <Resource name="videoType" list={VideoTypeScreen} options={{ label: '视频分类' }} />
-      <Resource name="useweb" list={UsewebScreen} options={{ label: '常用网站管理' }} />
-      <Resource name="member" list={MemberScreen} options={{ label: '成员管理' }} />
-      <Resource name="auditLog" list={AuditLogScreen} options={{ label: '操作日志' }} />
-      <CustomRoutes>
-        {/* The legacy paths of SPEC.md, real deep links (a browser router, not a hash). */}
-        <Route path={PATHS.videoView} element={<VideoViewPage />} />
-        <Route path={PATHS.videoDetails} element={<VideoDetailsPage />} />
-        <Route path={PATHS.articleCatalogue} element={<CataloguePage />} />
-        <Route path={PATHS.articleManage} element={<ArticleManagePage />} />
-        <Route path={PATHS.articleClassify} element={<ArticleClassifyPage />} />
-        <Route path={`${PATHS.articleClassify}/:type`} element={<ArticleClassifyPage />} />
-        <Route path={PATHS.tykj} element={<TykjPage />} />
-        <Route path={PATHS.tykjManage} element={<TykjManagePage />} />
-        <Route path={PATHS.tykjClassify} element={<TykjClassifyPage />} />
-      </CustomRoutes>
-    </Admin>
+      <ResourceDefinitionContextProvider definitions={RESOURCE_DEFINITIONS}>
+        <CssBaseline enableColorScheme>
+          <DefaultTitleContextProvider value="知识学习后台">
+            <ErrorBoundary fallbackRender={({ error, resetErrorBoundary }) => <ErrorPage error={error} resetErrorBoundary={resetErrorBoundary} />}>
+              <Routes>
+                <Route path="/login" element={<LoginPage />} />
+                <Route path="/*" element={<SignedIn />} />
+              </Routes>
+            </ErrorBoundary>
+          </DefaultTitleContextProvider>
+        </CssBaseline>
+        <Notification />
+      </ResourceDefinitionContextProvider>
+    </AdminContext>
   );
 }
 

@@ -1,5 +1,6 @@
-import { Suspense, type ComponentType } from 'react';
+import type { ComponentType } from 'react';
 import { Loading } from 'react-admin';
+import { LoadBoundary } from './components/LoadBoundary';
 import { lazyPart, type LazyPart } from './components/lazyPart';
 
 /**
@@ -10,9 +11,9 @@ export function lazyScreen<P extends object>(load: () => Promise<{ default: Comp
   const Screen = lazyPart(() => load().then((m) => m.default));
   function LazyScreen(props: P) {
     return (
-      <Suspense fallback={<Loading />}>
+      <LoadBoundary fallback={<Loading />}>
         <Screen {...props} />
-      </Suspense>
+      </LoadBoundary>
     );
   }
   return Object.assign(LazyScreen, { preload: Screen.preload });

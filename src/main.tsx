@@ -1,72 +1,27 @@
-// './boot' first: it sends the session request before the libraries below evaluate.
-import './boot';
-import { StrictMode, startTransition } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
-import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { appRoutes, preloadScreen } from './App';
-import { cachedMember, prefillSession } from './authProvider/sessionCache';
+// The entry, kept small: it sends what can leave at once, then loads the app (start.tsx).
+//
+// Why small: module scripts evaluate their whole graph in one task, about 1 MB of code here. On a
+// page the server rendered (src/ssr), that code, preloaded by the page's head, downloaded alongside
+// the page and evaluated before its first paint, holding back text that the HTML already had. Such
+// a page now comes without those preloads (server/src/http/pages.ts), and the app is loaded once
+// the page has painted; clicks made before the takeover are held and replayed
+// (src/ssr/earlyClicks.ts). A page the browser renders itself loads the app at once (preloaded).
+// This module imports nothing heavy: only the small helper that sends a request early.
 import { sendEarly } from './http/early';
-import { createProviders } from './providers';
-import { openingQueries } from './screenQueries';
-import { hydratePageState, readPageState } from './ssr/pageState';
 
-const rootElement = document.getElementById('root');
-if (!rootElement) throw new Error('#root is missing from index.html');
-const root = rootElement;
+// The id of ssr/pageState.ts's PAGE_STATE_ID, written here (that module imports react-query).
+const serverRendered = document.getElementById('ssr-state') !== null;
 
-const providers = createProviders();
-const { authProvider, dataProvider, queryClient } = providers;
-const router = createBrowserRouter(appRoutes(providers));
-const app = (
-  <StrictMode>
-    <RouterProvider router={router} />
-  </StrictMode>
-);
+const loadApp = () => import('./start');
 
-// The screen of the address downloads alongside the session check rather than after it.
-void preloadScreen(window.location.pathname);
-
-const pageState = readPageState();
-if (pageState) {
-  // The server sent this page rendered (src/ssr): the same components take over its DOM, from
-  // the answers it was rendered with, so the first render matches it and asks nothing again.
-  // In a transition, React hydrates in slices and gives the browser its main thread between them.
-  hydratePageState(queryClient, pageState);
-  const member = cachedMember(queryClient);
-  if (member) authProvider.rememberMember(member);
-  startTransition(() => {
-    hydrateRoot(root, app);
-  });
+if (serverRendered) {
+  // A page the server rendered carries its session already: nothing to ask. A hidden tab (opened
+  // in the background) paints nothing, and requestAnimationFrame waits there until it is shown.
+  if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(loadApp));
+  else void loadApp();
 } else {
-  // The first render waits for the session (already in flight, see boot.ts), so that the layout
-  // renders once with the member instead of a loading page and a pass per answer. A visitor
-  // without a session gets the login page as before.
-  authProvider
-    .getCurrentMember()
-    .then((member) => {
-      prefillSession(queryClient, member);
-      sendOpeningQueries();
-    })
-    .catch(() => undefined)
-    .finally(render);
-}
-
-function render() {
-  // A transition: React renders the app in slices and gives the browser back its main thread
-  // between them, instead of one long task (the app shell in index.html shows meanwhile).
-  startTransition(() => {
-    createRoot(root).render(app);
-  });
-}
-
-/**
- * The screen's first lists leave now, while its code downloads; its own first requests take their
- * answers (src/http/early.ts). Only with a session: a refusal kept for later would log out the
- * member who has just logged in.
- */
-function sendOpeningQueries() {
-  for (const { resource, query } of openingQueries(window.location.pathname, window.location.search)) {
-    const { url, body } = dataProvider.listRequest(resource, query);
-    sendEarly(url, body);
-  }
+  // The session request leaves before the app's code evaluates; its answer is in when the app
+  // first asks for it (src/http/early.ts).
+  sendEarly('/Ajax/GetCurrentMember', '{}');
+  void loadApp();
 }

@@ -13,19 +13,20 @@ import {
 } from '../schemas/index';
 import type { ResourceDescriptor } from '../schemas/descriptor';
 import type { ListQuery } from './dataProvider/listParams';
+import type { ListQueryParams } from './dataProvider/listQuery';
 import { PATHS, toPageType } from './navigation';
 import { readPageSize } from './resources/article/pageSize';
 
 export interface ScreenQuery {
   resource: string;
-  query: ListQuery;
+  query: ListQueryParams;
 }
 
 /**
  * What a react-admin List asks for first: page 1, its default sort (`id`, which the dataProvider
  * turns into the descriptor's default order) and the permanent filter.
  */
-export function firstPage(perPage: number, filter: Record<string, unknown> = {}): ListQuery {
+export function firstPage(perPage: number, filter: Record<string, unknown> = {}): ListQueryParams {
   return { pagination: { page: 1, perPage }, sort: { field: 'id', order: 'ASC' }, filter };
 }
 

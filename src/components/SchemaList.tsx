@@ -158,7 +158,7 @@ export function SchemaList({
         // The legacy routes carry their own query (type, code): the list keeps its state in memory.
         disableSyncWithLocation
         storeKey={false}
-        // <Admin requireAuth> has checked the session before any screen renders, and the server
+        // The SignedIn route (App.tsx) has checked the session before any screen renders, and the server
         // checks every call: the list's own second check only held its request back (~300 ms).
         disableAuthentication
       >

@@ -2,6 +2,8 @@ import { useEffect, type ReactNode } from 'react';
 import { Box, Pagination, Typography } from '@mui/material';
 import { useDataProvider, useListContext, useListPaginationContext } from 'react-admin';
 import { useQueryClient } from '@tanstack/react-query';
+import { getListQuery } from '../dataProvider/listQuery';
+import { whenIdle } from './lazyPart';
 
 /**
  * Fetches the next page into react-admin's query cache once the current one has settled, under
@@ -19,14 +21,9 @@ function usePrefetchNextPage() {
   const settled = !isPending && !isFetching;
   useEffect(() => {
     if (!settled || !hasNext) return;
-    const params = { pagination: { page: page + 1, perPage }, sort, filter: { ...filterValues, ...filter }, meta: undefined };
-    void queryClient.prefetchQuery({
-      queryKey: [resource, 'getList', params],
-      queryFn: ({ signal }) =>
-        dataProvider
-          .getList(resource, { ...params, signal: dataProvider.supportAbortSignal === true ? signal : undefined })
-          .then(({ data, total: count, pageInfo, meta }) => ({ data, total: count, pageInfo, meta })),
-    });
+    const query = getListQuery(dataProvider, resource, { pagination: { page: page + 1, perPage }, sort, filter: { ...filterValues, ...filter }, meta: undefined });
+    // Once the browser is idle: not in the task that shows (or takes over) the page.
+    return whenIdle(() => void queryClient.prefetchQuery(query), 500);
     // The objects from the list context change identity on every render; their content is what counts.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [settled, hasNext, resource, page, perPage, JSON.stringify(sort), JSON.stringify(filter), JSON.stringify(filterValues)]);

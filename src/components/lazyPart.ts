@@ -66,8 +66,8 @@ export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>
   return Object.assign(Part, { preload: code.preload });
 }
 
-/** Runs `task` when the browser is idle (at the latest after `timeout` ms). */
-function whenIdle(task: () => void, timeout = 2000): () => void {
+/** Runs `task` when the browser is idle (at the latest after `timeout` ms); answers a cancel. */
+export function whenIdle(task: () => void, timeout = 2000): () => void {
   if (typeof window.requestIdleCallback === 'function') {
     const id = window.requestIdleCallback(task, { timeout });
     return () => window.cancelIdleCallback(id);

@@ -1,8 +1,8 @@
 // Requests sent before the app's libraries have evaluated, and handed to the first identical call.
 //
-// The entry module's imports evaluate first (react-admin, MUI: ~200 ms of main thread), and only
-// then would the app ask for the session. A module imported first that imports nothing else can
-// send the request at once; the HTTP client then takes its answer instead of asking again.
+// The app's code (react-admin, MUI: ~200 ms of main thread to evaluate) would ask for the session
+// only once evaluated. The small entry (main.tsx) sends the request before it loads that code; the
+// HTTP client then takes its answer instead of asking again.
 // This file must stay free of imports: anything it imported would evaluate before the request left.
 
 interface EarlyRequest {

@@ -1,8 +1,10 @@
-import { Suspense, useState, type ErrorInfo, type ReactNode } from 'react';
+import { useState, type ErrorInfo, type ReactNode } from 'react';
 import { Box } from '@mui/material';
-import { AppBar, Error as ErrorPage, Loading, Sidebar, SkipNavigationButton, type AppBarProps } from 'react-admin';
+import { AppBar, AppBarClasses, Error as ErrorPage, Loading, Sidebar, SkipNavigationButton, type AppBarProps } from 'react-admin';
 import { ErrorBoundary } from 'react-error-boundary';
+import { LoadBoundary } from '../components/LoadBoundary';
 import { AppMenu } from './AppMenu';
+import { AppBarTitle } from './PageTitle';
 
 /**
  * The app bar stays in place: react-admin's default hides it on scroll, and the scroll watcher
@@ -10,7 +12,11 @@ import { AppMenu } from './AppMenu';
  * its first paint. A back office's title and user menu are as well kept in view.
  */
 function FixedAppBar(props: AppBarProps) {
-  return <AppBar {...props} alwaysOn />;
+  return (
+    <AppBar {...props} alwaysOn>
+      <AppBarTitle className={AppBarClasses.title} />
+    </AppBar>
+  );
 }
 
 // One style object for the frame, as classes (react-admin's Layout has the same shape: app bar,
@@ -61,7 +67,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
                 <ErrorPage error={error} errorInfo={errorInfo} resetErrorBoundary={resetErrorBoundary} />
               )}
             >
-              <Suspense fallback={<Loading />}>{children}</Suspense>
+              <LoadBoundary fallback={<Loading />}>{children}</LoadBoundary>
             </ErrorBoundary>
           </div>
         </main>

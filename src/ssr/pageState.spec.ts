@@ -1,4 +1,5 @@
 // @vitest-environment jsdom
+import fs from 'node:fs';
 import { QueryClient, dehydrate } from '@tanstack/react-query';
 import { describe, expect, it } from 'vitest';
 import { PAGE_DATA_FRESH_MS, PAGE_STATE_ID, hydratePageState, pageStateScript, readPageState } from './pageState';
@@ -46,5 +47,10 @@ describe('page state', () => {
     // Answered again (a change, a refetch): the default applies.
     client.setQueryData(['fromPage'], 3, { updatedAt: Date.now() + 1 });
     expect(fresh('fromPage')).toBe(0);
+  });
+
+  it('is looked for by the entry under the same id (main.tsx writes it out: it imports nothing heavy)', () => {
+    const entry = fs.readFileSync('src/main.tsx', 'utf8');
+    expect(entry).toContain(`document.getElementById('${PAGE_STATE_ID}')`);
   });
 });

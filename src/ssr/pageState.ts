@@ -2,24 +2,29 @@
 // the browser's first render (hydration) reads the same data and produces the same HTML.
 import { hydrate, type DehydratedState, type QueryClient } from '@tanstack/react-query';
 
-/** The id of the `<script type="application/json">` holding the state (boot.ts checks it too). */
+/** The id of the `<script type="application/json">` holding the state (main.tsx checks it too). */
 export const PAGE_STATE_ID = 'ssr-state';
 
 /**
  * JSON safe inside a `<script>` element: `<` is escaped, so no value (a category named
  * `</script><script>…`) can close the element; JSON.parse reads `\u003c` back as `<`.
  */
-export function pageStateScript(state: DehydratedState): string {
+/** What a server-rendered page carries: its query answers, and the title its app bar shows. */
+export interface PageState extends DehydratedState {
+  title?: string;
+}
+
+export function pageStateScript(state: PageState): string {
   const json = JSON.stringify(state).replace(/</g, '\\u003c');
   return `<script id="${PAGE_STATE_ID}" type="application/json">${json}</script>`;
 }
 
 /** The state of a server-rendered page; undefined for a page the server did not render. */
-export function readPageState(doc: Document = document): DehydratedState | undefined {
+export function readPageState(doc: Document = document): PageState | undefined {
   const text = doc.getElementById(PAGE_STATE_ID)?.textContent;
   if (!text) return undefined;
   try {
-    return JSON.parse(text) as DehydratedState;
+    return JSON.parse(text) as PageState;
   } catch {
     return undefined;
   }

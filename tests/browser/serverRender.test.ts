@@ -1,6 +1,10 @@
 // Pages rendered by the server (src/ssr, server/src/http/pages.ts): a member's screen arrives with
 // its first rows in the HTML, the browser takes it over (hydration) without rendering it again or
 // asking for what the page already holds, and the render obeys the member's permissions.
+import http from 'node:http';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import zlib from 'node:zlib';
 import type { ConsoleMessage, Request } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_STATE_ID } from '../../src/ssr/pageState';
@@ -44,6 +48,56 @@ describe('a page the server renders', () => {
     expect(body).not.toContain('拼命加载中');
     expect(page.text).toContain(`<script id="${PAGE_STATE_ID}" type="application/json">`);
     expect(page.headers.get('cache-control')).toBe('private, no-store');
+  });
+
+  it('streams: the head (the app\'s scripts) arrives, brotli-compressed, before the rendered rows', async () => {
+    // The compressed parts as they arrive; without a flush per written part, brotli would hold
+    // the head back until the end of the page.
+    const parts = await new Promise<Buffer[]>((resolve, reject) => {
+      const request = http.get(s.server.url + '/videoType', { headers: { cookie: adminCookie, 'accept-encoding': 'br' } }, (res) => {
+        expect(res.headers['content-encoding']).toBe('br');
+        const received: Buffer[] = [];
+        res.on('data', (chunk: Buffer) => received.push(chunk)).on('end', () => resolve(received)).on('error', reject);
+      });
+      request.on('error', reject);
+    });
+    // The first part decodes on its own (a flushed block) to the page up to its root element.
+    const first = zlib.brotliDecompressSync(parts[0]!, { finishFlush: zlib.constants.BROTLI_OPERATION_FLUSH }).toString('utf8');
+    expect(first).toContain('<script type="module"');
+    expect(first).not.toContain('<div id="root">');
+    expect(parts.length).toBeGreaterThan(1);
+    expect(zlib.brotliDecompressSync(Buffer.concat(parts)).toString('utf8')).toContain('造价业务培训');
+  });
+
+  it("lets the page paint first: a small entry that loads the app after, the app's files preloaded only for the shell", async () => {
+    const headOf = (text: string) => text.slice(0, text.indexOf('<body'));
+    const rendered = headOf((await html('/videoType', adminCookie)).text);
+    const entry = /<script type="module" crossorigin src="([^"]+)"><\/script>/.exec(rendered)?.[1];
+    expect(entry).toBeDefined();
+    // The entry loads the app itself once the page has painted (src/main.tsx): a few KB.
+    expect((await (await fetch(s.server.url + entry!)).text()).length).toBeLessThan(10_000);
+    const appPreload = /<link rel="modulepreload" crossorigin href="\/assets\/start-[^"]+\.js">/;
+    expect(rendered).not.toMatch(appPreload);
+    expect(rendered).not.toContain('<link rel="modulepreload"');
+    // The shell (no session): the browser renders the app at once, its files preloaded.
+    expect(headOf((await html('/videoType')).text)).toMatch(appPreload);
+  });
+
+  // Screens whose every first list the address decides (src/screenQueries.ts): the render fetches
+  // them with the session and renders once. The video screens and 统一口径 list what a first
+  // answer picks (a category), so they render twice.
+  it.each(SCREENS.map(([path]) => path))('%s renders as often as its data needs: once when the address decides its lists', async (path) => {
+    const renderer = (await import(pathToFileURL(resolve('dist/.ssr/render.mjs')).href)) as {
+      renderPage: (url: string, httpClient: unknown, cookies: string) => Promise<{ renders: number } | undefined>;
+    };
+    const httpClient = async (url: string, options: { method?: string; body?: string } = {}) => {
+      const res = await fetch(s.server.url + url, { method: options.method ?? 'GET', body: options.body, headers: { cookie: adminCookie, 'content-type': 'application/json' } });
+      const body = await res.text();
+      return { status: res.status, headers: res.headers, body, json: body ? (JSON.parse(body) as unknown) : undefined };
+    };
+    const page = await renderer.renderPage(path, httpClient, adminCookie);
+    const dependent = ['/video', '/Knowledge/VideoView', '/Knowledge/TYKJ'].includes(path);
+    expect(page?.renders).toBe(dependent ? 2 : 1);
   });
 
   it('is the plain app shell without a session, and for an ended one', async () => {
@@ -125,6 +179,23 @@ describe('the browser takes a rendered page over', () => {
     expect(firstList).toBeUndefined();
   });
 
+  it("shows the page's title in the app bar with the HTML, and once after it is taken over", async () => {
+    const page = await html('/member', adminCookie);
+    expect(page.text).toMatch(/id="react-admin-title"><span>成员管理<\/span><\/h6>/);
+    problems.length = 0;
+    s.page.on('console', onConsole);
+    s.page.on('pageerror', onError);
+    await s.page.goto('/member');
+    await s.page.getByText('管理员', { exact: true }).first().waitFor();
+    await s.page.waitForLoadState('networkidle', { timeout: UI_TIMEOUT });
+    expect(problems).toEqual([]);
+    // react-admin's own Title has taken the app bar over: the title shows once.
+    await expect.poll(() => s.page.locator('#react-admin-title').innerText(), { timeout: UI_TIMEOUT }).toBe('成员管理');
+    // A screen opened in the browser afterwards shows its own title.
+    await s.page.getByRole('menuitem', { name: '视频分类' }).click();
+    await expect.poll(() => s.page.locator('#react-admin-title').innerText(), { timeout: UI_TIMEOUT }).toBe('视频分类');
+  });
+
   it('is live once taken over: the add dialog opens and saves', async () => {
     await s.page.goto('/videoType');
     await s.page.getByRole('button', { name: '添加', exact: true }).click();
@@ -136,6 +207,97 @@ describe('the browser takes a rendered page over', () => {
     // A reload renders the new row on the server.
     expect((await html('/videoType', adminCookie)).text).toContain('服务端渲染后新增');
   });
+
+  it('keeps a click made before the takeover: 添加 clicked at once opens its dialog when the page is live', async () => {
+    const page = await s.context.newPage();
+    const pageProblems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') pageProblems.push(message.text());
+    });
+    try {
+      // The app's code arrives late, as on a slow network: the rendered page shows long before.
+      await page.route('**/assets/**', async (route) => {
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        await route.continue().catch(() => undefined);
+      });
+      await page.goto('/videoType', { waitUntil: 'commit' });
+      await page.getByRole('button', { name: '添加', exact: true }).click();
+      // Clicked before the takeover: the page's script still holds clicks.
+      expect(await page.evaluate(() => typeof (window as { __takeEarlyClicks?: unknown }).__takeEarlyClicks)).toBe('function');
+      await formDialog(page, '详情').waitFor({ timeout: UI_TIMEOUT });
+      // Held no longer: a click now goes straight to the page.
+      expect(await page.evaluate(() => typeof (window as { __takeEarlyClicks?: unknown }).__takeEarlyClicks)).toBe('undefined');
+      await formDialog(page, '详情').getByRole('button', { name: '关闭' }).click();
+      await formDialog(page, '详情').waitFor({ state: 'hidden' });
+      // The inline script ran under the page's Content-Security-Policy (its hash): no violation.
+      expect(pageProblems).toEqual([]);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('leaves no Suspense boundary around the frame and the screen in the HTML', async () => {
+    // The browser hydrates a boundary apart, after the rest; an update that reaches it before then
+    // (a state change above it after mount) makes it hydrate at once, in one long task.
+    const page = await html('/videoType', adminCookie);
+    expect(page.text).toContain('造价业务培训');
+    expect(page.text).not.toContain('<!--$-->');
+  });
+
+  it.each(SCREENS.filter(([path]) => path === '/videoType' || path.includes('Catalogue?type=0')))(
+    '%s is taken over in one pass: nothing renders the page again after',
+    async (path, text) => {
+      // React reports each commit to the DevTools hook, production builds too. A component that
+      // renders again from its parent gets a new props object; one skipped keeps the old one.
+      const page = await s.context.newPage();
+      try {
+        // As text: the test runner's transform would add helpers to a function that the page lacks.
+        await page.addInitScript({
+          content: `(() => {
+            const seen = new WeakSet();
+            const commits = [];
+            window.__commits = commits;
+            const noop = () => undefined;
+            window.__REACT_DEVTOOLS_GLOBAL_HOOK__ = {
+              supportsFiber: true, renderers: new Map(), inject: () => 1, checkDCE: noop,
+              onScheduleFiberRoot: noop, onPostCommitFiberRoot: noop, onCommitFiberUnmount: noop,
+              onCommitFiberRoot: (_id, root) => {
+                let components = 0;
+                let rendered = 0;
+                const stack = [root.current];
+                while (stack.length > 0) {
+                  const fiber = stack.pop();
+                  const props = typeof fiber.memoizedProps === 'object' ? fiber.memoizedProps : null;
+                  if (typeof fiber.type === 'function' || (typeof fiber.type === 'object' && fiber.type !== null)) {
+                    components++;
+                    if (props && !seen.has(props)) rendered++;
+                  }
+                  if (props) seen.add(props);
+                  if (fiber.sibling) stack.push(fiber.sibling);
+                  if (fiber.child) stack.push(fiber.child);
+                }
+                commits.push([components, rendered]);
+              },
+            };
+          })();`,
+        });
+        await page.goto(path);
+        await page.getByText(text, { exact: true }).first().waitFor();
+        await page.waitForLoadState('networkidle', { timeout: UI_TIMEOUT });
+        await page.waitForTimeout(500);
+        const commits = await page.evaluate(() => (window as unknown as { __commits: number[][] }).__commits);
+        const [[components, hydrated], ...after] = commits as [[number, number], ...number[][]];
+        // The first commit takes the whole page over.
+        expect(hydrated).toBeGreaterThan(Math.max(500, components * 0.8));
+        // What renders afterwards is small: a tooltip, the loading indicator; not the page again
+        // (react-admin's Admin rendered all of it twice more after mount).
+        const renderedAfter = after.reduce((sum, [, rendered]) => sum + rendered!, 0);
+        expect(renderedAfter, `components rendered after the takeover: ${JSON.stringify(after)}`).toBeLessThan(components / 5);
+      } finally {
+        await page.close();
+      }
+    },
+  );
 
   it('on a phone too: rendered for a narrow screen (the sidebar is a drawer there), taken over as it is', async () => {
     const phone = await s.browser.newContext({

@@ -7,12 +7,15 @@
 // the browser then renders the app itself, as before.
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import { PassThrough } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { EARLY_CLICKS_SCRIPT } from '../../../src/ssr/earlyClicks';
 
 /** What src/ssr/render.tsx exports (kept structural: the server does not compile the app). */
 interface RenderedPage {
   html: string;
+  renders: number;
   head: string;
   state: string;
 }
@@ -29,6 +32,14 @@ interface Renderer {
 
 /** index.html marks the app shell this way; a rendered page replaces it. */
 const SHELL = /<!--app-shell-->[\s\S]*<!--\/app-shell-->/;
+/**
+ * index.html's preload links for the app's code (vite.config.ts). A rendered page goes without:
+ * the browser loads the app after painting it (src/main.tsx), and meanwhile the page's own bytes
+ * do not share the network with 1 MB of code.
+ */
+const APP_PRELOADS = /<!--app-preload-->[\s\S]*?<!--\/app-preload-->/;
+/** Where the streamed page is cut: everything before it leaves before the render starts. */
+const ROOT_START = '<div id="root">';
 
 /** The folder of the server's render inside the app's build; never served (see app.ts). */
 export const RENDER_DIR = '.ssr';
@@ -73,11 +84,14 @@ export function appPages(app: FastifyInstance, publicDir: string, log: FastifyBa
       },
     ));
 
-  async function render(request: FastifyRequest): Promise<RenderedPage | undefined> {
-    const cookie = request.headers.cookie;
-    if (!cookie || !(request.sessionToken() && (await request.currentMember()))) return undefined;
-    const module = await loadRenderer();
-    if (!module) return undefined;
+  /** The render, for a request with a session (else undefined: the page goes out as it is). */
+  async function rendererFor(request: FastifyRequest): Promise<Renderer | undefined> {
+    if (!request.headers.cookie || !(request.sessionToken() && (await request.currentMember()))) return undefined;
+    return loadRenderer();
+  }
+
+  async function render(module: Renderer, request: FastifyRequest): Promise<RenderedPage | undefined> {
+    const cookie = request.headers.cookie ?? '';
     const httpClient: HttpClient = async (url, options = {}) => {
       const response = await app.inject({
         method: (options.method ?? 'GET') as 'GET' | 'POST',
@@ -107,15 +121,34 @@ export function appPages(app: FastifyInstance, publicDir: string, log: FastifyBa
 
   return {
     async send(request, reply) {
-      const page = await render(request);
-      if (!page) return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
+      const module = await rendererFor(request);
+      if (!module) return reply.type('text/html').header('cache-control', 'no-cache').sendFile('index.html');
       const template = await fs.readFile(indexFile, 'utf8');
-      const html = template
-        .replace('</head>', () => `${page.head}</head>`)
-        .replace(SHELL, () => page.html)
-        .replace('</body>', () => `${page.state}</body>`);
+      const cut = template.indexOf(ROOT_START);
+      if (cut < 0) return reply.type('text/html').header('cache-control', 'no-cache').send(template);
+      // The page is streamed: its head (the app's scripts) leaves at once, so that the browser
+      // downloads and compiles the code while the server renders; the rest follows the render.
+      // Each part is flushed through the compressor as it is written (brotliOptions in app.ts).
+      const body = new PassThrough();
       // The member's own data: never kept by a shared cache, and not for another cookie.
-      reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'cookie').compress(html);
+      reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'cookie').compress(body);
+      body.write(template.slice(0, cut).replace(APP_PRELOADS, ''));
+      const page = await render(module, request);
+      const rest = template.slice(cut);
+      // The visitor may have gone meanwhile (the stream is then closed).
+      if (body.destroyed) return reply;
+      if (!page) {
+        body.end(rest);
+        return reply;
+      }
+      log.debug({ url: request.url, renders: page.renders }, 'page rendered');
+      // emotion's styles go before #root, outside what the browser takes over (src/ssr/render.tsx);
+      // so does the script that holds the clicks made before the takeover (src/ssr/earlyClicks.ts).
+      body.end(
+        `<script>${EARLY_CLICKS_SCRIPT}</script>` +
+          page.head +
+          rest.replace(SHELL, () => page.html).replace('</body>', () => `${page.state}</body>`),
+      );
       return reply;
     },
   };

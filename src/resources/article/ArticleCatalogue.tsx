@@ -66,7 +66,7 @@ function Catalogue({ type }: { type: number }) {
           perPage={perPage}
           disableSyncWithLocation
           storeKey={false}
-          disableAuthentication // the session is checked once, by <Admin requireAuth> (see SchemaList)
+          disableAuthentication // the session is checked once, by the SignedIn route of App.tsx (see SchemaList)
         >
           <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
             <ArticleTable

@@ -78,7 +78,7 @@ function Manage({ service, type }: { service: ArticleService; type: number }) {
           perPage={descriptor.pageSize}
           disableSyncWithLocation
           storeKey={false}
-          disableAuthentication // the session is checked once, by <Admin requireAuth> (see SchemaList)
+          disableAuthentication // the session is checked once, by the SignedIn route of App.tsx (see SchemaList)
         >
           <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
             <ArticleTable

@@ -112,7 +112,7 @@ export default function AuditLogList() {
         exporter={false}
         disableSyncWithLocation
         storeKey={false}
-        disableAuthentication // the session is checked once, by <Admin requireAuth> (see SchemaList)
+        disableAuthentication // the session is checked once, by the SignedIn route of App.tsx (see SchemaList)
       >
         <Table onShow={setShown} />
       </List>

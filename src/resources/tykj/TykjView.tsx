@@ -135,7 +135,7 @@ function Tykj({ type }: { type: number }) {
                 perPage={tykjArticleResource.pageSize}
                 disableSyncWithLocation
                 storeKey={false}
-                disableAuthentication // the session is checked once, by <Admin requireAuth> (see SchemaList)
+                disableAuthentication // the session is checked once, by the SignedIn route of App.tsx (see SchemaList)
               >
                 <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
                   <ArticleList selected={selected} onSelect={setSelected} />

@@ -48,7 +48,7 @@ export default function VideoViewList() {
             perPage={videoResource.pageSize}
             disableSyncWithLocation
             storeKey={false}
-            disableAuthentication // the session is checked once, by <Admin requireAuth> (see SchemaList)
+            disableAuthentication // the session is checked once, by the SignedIn route of App.tsx (see SchemaList)
           >
             <Grid />
             <ZhPagination />
