@@ -37,6 +37,9 @@ const trustHops = (hops: number) => (_address: string, index: number) => index <
 export async function buildApp(config: Config): Promise<BuiltApp> {
   const app = Fastify({
     logger: config.logger ? { level: 'info' } : false,
+    // Fastify gives a plugin 10 s to start. Loading the AWS SDK for STORAGE=s3, or migrating a
+    // database, can take longer on a slow host; a slow start is better than a refusal to start.
+    pluginTimeout: 120_000,
     // Rich text of 200,000 characters in UTF-8 stays well under 2 MiB.
     bodyLimit: 2 * 1024 * 1024,
     // Behind a load balancer: the client's address (login throttle) comes from X-Forwarded-For.

@@ -72,7 +72,7 @@ describe.skipIf(!pgUrl).each(['s3', 'local'] as const)(
       await database?.drop();
       await s3?.close();
       if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
-    }, 60_000);
+    });
 
     const count = async (query: string, params: unknown[] = []) => Number((await sqlClient.query<{ n: string }>(query, params)).rows[0]!.n);
 

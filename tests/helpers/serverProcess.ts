@@ -24,7 +24,7 @@ export interface ServerProcess {
  * `built`: run the compiled server/dist/server.mjs of `npm start` (scripts/build-server.mjs)
  * instead of the sources through tsx.
  */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 60_000, options: { built?: boolean } = {}): Promise<ServerProcess> {
+export async function startServerProcess(env: Record<string, string>, timeoutMs = 150_000, options: { built?: boolean } = {}): Promise<ServerProcess> {
   // The built server with the V8 flag of `npm start` (package.json): a 4 MB young generation.
   const entry = options.built ? ['--max-semi-space-size=4', 'server/dist/server.mjs'] : ['--import', 'tsx', 'server/src/server.ts'];
   const child = spawn(process.execPath, entry, {
