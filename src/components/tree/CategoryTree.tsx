@@ -112,6 +112,16 @@ const paneSx = {
   '& .tree-name': { overflow: 'hidden', textOverflow: 'ellipsis' },
 } as const;
 
+/**
+ * Where a code's row is among the visible rows. A scan, run on a new selection, focus or key: a
+ * map of every row would be built on each open and close, on the way to the first paint.
+ */
+function rowIndex(rows: readonly VisibleRow[], code: string | null): number | undefined {
+  if (code === null) return undefined;
+  const index = rows.findIndex((row) => row.node.id === code);
+  return index < 0 ? undefined : index;
+}
+
 interface TreeRowsProps {
   root: CategoryNode;
   selected: string | null;
@@ -125,7 +135,6 @@ function TreeRows({ root, selected, onSelect, labelledBy }: TreeRowsProps) {
   // Every node starts open (SPEC.md 2.8): what the user closed is remembered, not what is open.
   const [closed, setClosed] = useState<ReadonlySet<string>>(() => new Set());
   const rows = useMemo(() => visibleRows(root, closed), [root, closed]);
-  const indexOf = useMemo(() => new Map(rows.map((row, index) => [row.node.id, index])), [rows]);
   const [focused, setFocused] = useState<string | null>(null);
   // While a row holds the focus, the pane leaves the tab order: the tree is one tab stop.
   const [rowHasFocus, setRowHasFocus] = useState(false);
@@ -143,7 +152,7 @@ function TreeRows({ root, selected, onSelect, labelledBy }: TreeRowsProps) {
   });
 
   // The selected node in view when the tree (or the selection from the address) arrives.
-  const selectedIndex = selected === null ? undefined : indexOf.get(selected);
+  const selectedIndex = useMemo(() => rowIndex(rows, selected), [rows, selected]);
   useEffect(() => {
     if (selectedIndex !== undefined) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
     // Only on a new selection or a new tree: scrolling is the user's afterwards.
@@ -174,12 +183,13 @@ function TreeRows({ root, selected, onSelect, labelledBy }: TreeRowsProps) {
   /** Moves the keyboard focus to a visible row, scrolling it into view first. */
   const focusRow = useCallback(
     (index: number) => {
-      const row = rows[Math.max(0, Math.min(rows.length - 1, index))];
+      const clamped = Math.max(0, Math.min(rows.length - 1, index));
+      const row = rows[clamped];
       if (!row) return;
       setFocused(row.node.id);
-      virtualizer.scrollToIndex(indexOf.get(row.node.id)!, { align: 'auto' });
+      virtualizer.scrollToIndex(clamped, { align: 'auto' });
     },
-    [rows, indexOf, virtualizer],
+    [rows, virtualizer],
   );
 
   // Once the focused row is rendered (it may have just scrolled in), the DOM focus follows it,
@@ -191,7 +201,8 @@ function TreeRows({ root, selected, onSelect, labelledBy }: TreeRowsProps) {
     if (element && element !== document.activeElement) element.focus({ preventScroll: true });
   });
 
-  const current = focused !== null && indexOf.has(focused) ? indexOf.get(focused)! : (selectedIndex ?? 0);
+  const focusedIndex = useMemo(() => rowIndex(rows, focused), [rows, focused]);
+  const current = focusedIndex ?? selectedIndex ?? 0;
 
   const onKeyDown = (event: KeyboardEvent) => {
     const row = rows[current];
@@ -228,7 +239,7 @@ function TreeRows({ root, selected, onSelect, labelledBy }: TreeRowsProps) {
       case 'ArrowLeft':
         handled();
         if (row.node.children && !closed.has(row.node.id)) return toggle(row.node.id, false);
-        return row.parent === null ? undefined : focusRow(indexOf.get(row.parent)!);
+        return row.parent === null ? undefined : focusRow(rowIndex(rows, row.parent) ?? 0);
       case 'Enter':
       case ' ':
         handled();

@@ -11,15 +11,18 @@ describe('buildCategoryTree', () => {
       { ScCode: 'a', ScFatherCode: '0', ScName: '建筑专业', ScSort: 1 },
       { ScCode: 'd', ScFatherCode: 'b', ScName: '钢结构', ScSort: 0 },
     ];
-    const { root, byCode, parentOf } = buildCategoryTree(rows);
+    const tree = buildCategoryTree(rows);
+    const { root, byCode } = tree;
     expect(root).toMatchObject({ id: '0', name: '全部' });
     expect(names(root.children)).toEqual(['建筑专业', '结构专业']);
     expect(names(byCode.get('b')?.children)).toEqual(['钢结构', '混凝土结构']);
-    expect(parentOf.get('c')).toBe('b');
-    expect(pathTo({ root, byCode, parentOf }, 'c')).toEqual(['b', 'c']);
+    expect(byCode.get('c')?.parent).toBe('b');
+    expect(byCode.get('b')?.parent).toBe('0');
+    expect(root.parent).toBeUndefined();
+    expect(pathTo(tree, 'c')).toEqual(['b', 'c']);
   });
 
-  it('leaves carry no children array (react-arborist would draw them as folders)', () => {
+  it('leaves carry no children array (the tree draws any array as a folder with a chevron)', () => {
     const { byCode } = buildCategoryTree([{ ScCode: 'a', ScFatherCode: '0', ScName: '甲', ScSort: 0 }]);
     expect(byCode.get('a')?.children).toBeUndefined();
   });
@@ -52,7 +55,7 @@ describe('buildCategoryTree', () => {
     expect(top.filter((n) => n.startsWith('环'))).toHaveLength(1);
   });
 
-  it('builds a tree of 10,000 categories quickly', () => {
+  it('builds a tree of 10,000 categories given in reverse sort order', () => {
     // 100 top-level categories, each with 99 children: 10,000 rows in reverse sort order.
     const rows: CategoryRow[] = [];
     for (let i = 0; i < 100; i++) {
@@ -62,13 +65,8 @@ describe('buildCategoryTree', () => {
       }
     }
     expect(rows).toHaveLength(10_000);
-    const started = performance.now();
+    // Its speed is a figure of `npm run bench:ui` (the tree's render), not a timed test.
     const tree = buildCategoryTree(rows);
-    const took = performance.now() - started;
-    // Measured on the project's 2-core machine (Node 20): about 110-125 ms on a cold first call
-    // (JIT warm-up), 13-17 ms once warm. react-arborist then renders only the visible rows.
-    console.info(`buildCategoryTree: 10,000 categories in ${took.toFixed(1)} ms`);
-    expect(took).toBeLessThan(500);
     expect(countNodes(tree.root)).toBe(10_001);
     expect(tree.root.children?.[0]?.name).toBe('分类99');
     expect(tree.byCode.get('t0')?.children?.[0]?.name).toBe('子分类0-98');

@@ -10,12 +10,14 @@ export interface CategoryRow {
   ScSort?: unknown;
 }
 
-/** A node as react-arborist reads it: `id`, `name` (its type-ahead search), `children` for inner nodes. */
+/** A category under the root 全部: `id`, `name` (what type-ahead searches), `children` for inner nodes. */
 export interface CategoryNode {
   id: string;
   name: string;
   sort: number;
-  /** Absent on leaves: react-arborist treats any array (even empty) as an inner node. */
+  /** Code of the parent node ('0' for the top level); absent on the root. */
+  parent?: string;
+  /** Absent on leaves: a leaf is drawn without a chevron, as a closed folder. */
   children?: CategoryNode[];
 }
 
@@ -24,8 +26,6 @@ export interface CategoryTree {
   root: CategoryNode;
   /** Every node by code, the root included. */
   byCode: Map<string, CategoryNode>;
-  /** Parent code of each category ('0' for the top level). */
-  parentOf: Map<string, string>;
 }
 
 export const ROOT_NAME = '全部';
@@ -42,24 +42,25 @@ const codeOf = (value: unknown): string => (typeof value === 'string' ? value : 
  * O(n log n) otherwise. Rows whose parent is missing, or which sit on a parent cycle (the server
  * refuses cycles, but the data may predate that), are shown at the top level rather than lost.
  * Equal SC_SORT keeps the order of the rows (the server's order).
+ *
+ * It runs once per tree on the way to the first paint, mostly before the JIT has warmed up: each
+ * category costs one map insert and one lookup, and nothing else is kept per category.
  */
 export function buildCategoryTree(rows: readonly CategoryRow[], rootName = ROOT_NAME): CategoryTree {
   const root: CategoryNode = { id: ROOT_CODE, name: rootName, sort: 0, children: [] };
   const byCode = new Map<string, CategoryNode>([[ROOT_CODE, root]]);
   const nodes: CategoryNode[] = [];
-  const fathers: string[] = [];
 
   for (const row of rows) {
     const code = codeOf(row.ScCode);
     // A duplicate or empty code, or one equal to the root's, cannot be told apart: skip it.
     if (code === '' || byCode.has(code)) continue;
-    const node: CategoryNode = { id: code, name: codeOf(row.ScName), sort: sortOf(row.ScSort) };
+    // `parent` holds the row's ScFatherCode until the node is placed.
+    const node: CategoryNode = { id: code, name: codeOf(row.ScName), sort: sortOf(row.ScSort), parent: codeOf(row.ScFatherCode) };
     byCode.set(code, node);
     nodes.push(node);
-    fathers.push(codeOf(row.ScFatherCode));
   }
 
-  const parentOf = new Map<string, string>();
   // Lists that received a child out of SC_SORT order: only those need sorting.
   const unsorted = new Set<CategoryNode>();
   const adopt = (parent: CategoryNode, node: CategoryNode) => {
@@ -67,44 +68,40 @@ export function buildCategoryTree(rows: readonly CategoryRow[], rootName = ROOT_
     const last = siblings[siblings.length - 1];
     if (last && last.sort > node.sort) unsorted.add(parent);
     siblings.push(node);
-    parentOf.set(node.id, parent.id);
+    node.parent = parent.id;
   };
-  for (let i = 0; i < nodes.length; i++) {
-    const node = nodes[i]!;
-    const father = fathers[i]!;
-    const parent = father === '' || father === node.id ? undefined : byCode.get(father);
-    adopt(parent ?? root, node);
+  for (const node of nodes) {
+    const father = node.parent!;
+    adopt((father !== node.id && byCode.get(father)) || root, node);
   }
 
-  // Walk from the root; if some node is not reached it sits on a cycle: lift it to the top level.
-  const reached = new Set<CategoryNode>([root]);
-  const walk = (start: CategoryNode) => {
-    const stack = [start];
-    while (stack.length > 0) {
-      const node = stack.pop()!;
-      for (const child of node.children ?? []) {
-        if (reached.has(child)) continue;
-        reached.add(child);
-        stack.push(child);
+  // Every node was adopted once, so a walk from the root meets each node it reaches once: a count
+  // tells whether all were reached (the usual case) without remembering them. Nodes not reached
+  // sit on a cycle: only then are the reached ones collected, and the others lifted to the top.
+  if (countNodes(root) < nodes.length + 1) {
+    const reached = new Set<CategoryNode>();
+    const walk = (start: CategoryNode) => {
+      const stack = [start];
+      while (stack.length > 0) {
+        const node = stack.pop()!;
+        reached.add(node);
+        if (node.children) for (const child of node.children) if (!reached.has(child)) stack.push(child);
       }
-    }
-  };
-  walk(root);
-  if (reached.size < nodes.length + 1) {
+    };
+    walk(root);
     for (const node of nodes) {
       if (reached.has(node)) continue;
-      const old = byCode.get(parentOf.get(node.id)!)!;
+      const old = byCode.get(node.parent!)!;
       old.children = old.children!.filter((n) => n !== node);
       if (old.children.length === 0) delete old.children;
       adopt(root, node);
-      reached.add(node);
       walk(node);
     }
   }
 
   // Array.prototype.sort is stable: equal sorts keep the server's order.
   for (const parent of unsorted) parent.children!.sort((a, b) => a.sort - b.sort);
-  return { root, byCode, parentOf };
+  return { root, byCode };
 }
 
 /** Codes from the top level down to `code` (without the root); empty for the root or an unknown code. */
@@ -112,21 +109,22 @@ export function pathTo(tree: CategoryTree, code: string): string[] {
   const out: string[] = [];
   let cursor: string | undefined = code;
   for (let guard = 0; cursor !== undefined && cursor !== ROOT_CODE && guard <= tree.byCode.size; guard++) {
-    if (!tree.byCode.has(cursor)) return [];
+    const node = tree.byCode.get(cursor);
+    if (!node) return [];
     out.unshift(cursor);
-    cursor = tree.parentOf.get(cursor);
+    cursor = node.parent;
   }
   return out;
 }
 
-/** Counts nodes, the root included (for tests and diagnostics). */
-export function countNodes(node: CategoryNode): number {
+/** Counts the nodes under `node`, itself included (the tree has no cycle from the root down). */
+export function countNodes(start: CategoryNode): number {
   let n = 0;
-  const stack = [node];
+  const stack = [start];
   while (stack.length > 0) {
-    const current = stack.pop() as CategoryNode;
+    const current = stack.pop()!;
     n++;
-    if (current.children) stack.push(...current.children);
+    if (current.children) for (const child of current.children) stack.push(child);
   }
   return n;
 }
