@@ -70,6 +70,10 @@ async function moveWithKeyboard(page: Page, name: string, key: 'ArrowUp' | 'Arro
   await page.keyboard.press('Space');
   // Picked up: the row is pressed. Each move is read to screen readers: wait for it before the next key.
   await sortList(page).getByRole('button', { pressed: true }).filter({ hasText: name }).waitFor();
+  // dnd-kit's keyboard sensor listens for the arrows only from a timer it sets on pick-up: a key
+  // pressed before that timer has run is lost (no person is that fast; a test was, once in CI).
+  // A timer set now runs after it.
+  await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 0)));
   await page.keyboard.press(key);
   await page.getByText(`${name} 移到第 ${landing} 行`).waitFor({ state: 'attached' });
   await page.keyboard.press('Space');
