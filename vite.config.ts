@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import zlib from 'node:zlib';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, type Plugin, type ResolveModulePreloadDependenciesFn } from 'vite';
 import react from '@vitejs/plugin-react';
 
 const brotli = promisify(zlib.brotliCompress);
@@ -44,42 +44,66 @@ function precompress(): Plugin {
 }
 
 /**
- * Preload links in index.html for the app's code (src/start.tsx and what it imports), which the
- * small entry (src/main.tsx) imports dynamically: the files download with the page instead of after
- * the entry has run. Vite preloads only the entry's static imports. They are marked, because a page
- * the server renders goes without them (server/src/http/pages.ts): it loads the app after its
- * first paint, and the page's own bytes should not share the network with 1 MB of code.
+ * The app's code (src/start.tsx and what it imports statically), which the small entry
+ * (src/main.tsx) imports dynamically, in two places:
+ *
+ * - Preload links in index.html, so that the files download with the page instead of after the
+ *   entry has run (Vite preloads only the entry's static imports). They are marked, because a page
+ *   the server renders goes without them (server/src/http/pages.ts): it loads the app after its
+ *   first paint, and the page's own bytes should not share the network with 1 MB of code.
+ * - `resolveDependencies`: Vite's helper preloads a dynamic import's files by inserting a link per
+ *   file when the import runs. For the app's own files that is waste: the entry's import of the
+ *   app loads them through its imports, and every later import starts from the app. On a rendered
+ *   page the helper inserted some 30 links for the app in the task right after the first paint
+ *   (20 ms of the main thread, 100 ms with a phone's 4× slower CPU), and again for the screen's
+ *   chunk. Only the files the app does not hold are preloaded.
  */
-function preloadApp(appModule: string): Plugin {
+function appCode(appModule: string) {
+  /** File names of the app's chunk and its static imports. */
+  let files = new Set<string>();
   let base = '/';
-  return {
-    name: 'preload-app',
+  let serverBuild = false;
+  const plugin: Plugin = {
+    name: 'app-code',
     apply: 'build',
     configResolved(config) {
       base = config.base;
+      serverBuild = Boolean(config.build.ssr);
     },
-    transformIndexHtml: {
-      order: 'post',
-      handler(html, { bundle, chunk: entry }) {
-        if (!bundle || !entry) return html;
+    // Before Vite's own generateBundle, which asks resolveDependencies.
+    generateBundle: {
+      order: 'pre',
+      handler(_options, bundle) {
+        if (serverBuild) return;
         const chunks = new Map(Object.values(bundle).flatMap((c) => (c.type === 'chunk' ? [[c.fileName, c] as const] : [])));
         const app = [...chunks.values()].find((c) => c.facadeModuleId?.endsWith(appModule));
-        if (!app) throw new Error(`preload-app: no chunk for ${appModule}`);
-        // The app's chunk and its static imports, less what the entry's own tags already load.
-        const loaded = new Set([entry.fileName, ...entry.imports]);
-        const files = new Set<string>();
+        if (!app) throw new Error(`app-code: no chunk for ${appModule}`);
+        files = new Set();
         const visit = (file: string) => {
-          if (loaded.has(file) || files.has(file)) return;
+          if (files.has(file)) return;
           files.add(file);
           for (const imported of chunks.get(file)?.imports ?? []) visit(imported);
         };
         visit(app.fileName);
-        const links = [...files].map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`);
+      },
+    },
+    transformIndexHtml: {
+      order: 'post',
+      handler(html, { chunk: entry }) {
+        if (!entry) return html;
+        // Less what the entry's own tags already load.
+        const loaded = new Set([entry.fileName, ...entry.imports]);
+        const links = [...files].filter((file) => !loaded.has(file)).map((file) => `<link rel="modulepreload" crossorigin href="${base}${file}">`);
         return html.replace('</head>', () => `  <!--app-preload-->${links.join('')}<!--/app-preload-->\n  </head>`);
       },
     },
   };
+  const resolveDependencies: ResolveModulePreloadDependenciesFn = (filename, deps, { hostType }) =>
+    hostType === 'js' ? (files.has(filename) ? [] : deps.filter((dep) => !files.has(dep))) : deps;
+  return { plugin, resolveDependencies };
 }
+
+const app = appCode('/src/start.tsx');
 
 // The reference server owns these paths; in dev, Vite forwards them so the app keeps one origin
 // (the session cookie is same-origin).
@@ -94,7 +118,7 @@ const SERVER_PATHS = ['/Ajax', '/Xcx1', '/Xcx3', '/files', '/upload-part', '/upl
  * serve dist/.ssr/ (server/src/app.ts).
  */
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), precompress(), preloadApp('/src/start.tsx')],
+  plugins: [react(), precompress(), app.plugin],
   server: {
     proxy: Object.fromEntries(SERVER_PATHS.map((p) => [p, { target: SERVER, changeOrigin: false }])),
   },
@@ -118,6 +142,8 @@ export default defineConfig(({ isSsrBuild }) => ({
         sourcemap: false,
         // .vite/manifest.json: which files each screen loads (npm run bench:ui reads it).
         manifest: true,
+        // The app's own files are not preloaded again by each dynamic import (appCode above).
+        modulePreload: { resolveDependencies: app.resolveDependencies },
         chunkSizeWarningLimit: 1500,
       },
 }));

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Alert, Box, Divider, List, ListItem, ListItemButton, ListItemText, Paper, Tab, Tabs, Typography } from '@mui/material';
 import { ListBase, useGetOne, useListContext, type RaRecord } from 'react-admin';
 import { PageTitle } from '../../layout/PageTitle';
@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router-dom';
 import { tykjArticleResource } from '../../../schemas/standardArticle';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
-import { LazyRichTextView as RichTextView } from '../../components/LazyRichTextView';
+import { LazyRichTextView as RichTextView, preloadRichTextView } from '../../components/LazyRichTextView';
 import { pathTo } from '../../components/tree/buildTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
 import { ZhPagination } from '../../components/ZhPagination';
@@ -17,25 +17,31 @@ import { SearchBar, type AppliedSearch } from '../article/SearchBar';
 
 type Row = RaRecord & Record<string, unknown>;
 
-/** The articles of the list context; the first one is chosen when the choice is not among them. */
-function ArticleList({ selected, onSelect }: { selected: Row | null; onSelect: (row: Row | null) => void }) {
-  const { data, isPending } = useListContext<Row>();
-  useEffect(() => {
-    if (isPending || !data) return;
-    if (data.length === 0) {
-      if (selected) onSelect(null);
-    } else if (!selected || !data.some((row) => row.id === selected.id)) {
-      onSelect(data[0] ?? null);
-    }
-  }, [data, isPending, selected, onSelect]);
+// The first article's answer shows at once (in the server's render too): its rich text with it.
+preloadRichTextView();
 
+/**
+ * The article shown: the one chosen, while it is on the page, else the page's first. Derived while
+ * rendering rather than chosen in an effect, so that the server's render shows it too (effects do
+ * not run there): it is what a visitor looks at first.
+ */
+function useShownArticle(chosen: Row | null): Row | null {
+  const { data } = useListContext<Row>();
+  if (!data || data.length === 0) return null;
+  return (chosen && data.find((row) => row.id === chosen.id)) || data[0]!;
+}
+
+/** The articles of the list context, the shown one selected. */
+function ArticleList({ chosen, onChoose }: { chosen: Row | null; onChoose: (row: Row) => void }) {
+  const { data, isPending } = useListContext<Row>();
+  const shown = useShownArticle(chosen);
   if (isPending) return <ListLoading />;
   if (!data || data.length === 0) return <ListEmpty />;
   return (
     <List dense aria-label="文章列表" sx={{ py: 0 }}>
       {data.map((row) => (
         <ListItem key={row.id} disablePadding sx={{ borderBottom: 1, borderColor: 'divider' }}>
-          <ListItemButton selected={row.id === selected?.id} onClick={() => onSelect(row)}>
+          <ListItemButton selected={row.id === shown?.id} onClick={() => onChoose(row)}>
             <ListItemText primary={String(row.SaName ?? '')} slotProps={{ primary: { sx: { wordBreak: 'break-all' } } }} />
           </ListItemButton>
         </ListItem>
@@ -44,14 +50,16 @@ function ArticleList({ selected, onSelect }: { selected: Row | null; onSelect: (
   );
 }
 
-/** The right pane: the article's name, 问题 and 统一回答 from GetStandardArticleInfoInAdmin. */
-function Answer({ row }: { row: Row | null }) {
+/** The right pane: the shown article's name, 问题 and 统一回答 from GetStandardArticleInfoInAdmin. */
+function Answer({ chosen }: { chosen: Row | null }) {
+  const { isPending: listPending } = useListContext<Row>();
+  const row = useShownArticle(chosen);
   const { data, isPending, error } = useGetOne<Row>(
     tykjArticleResource.resource,
     { id: row?.id ?? 0, meta: { code: row?.SaCode } },
     { enabled: row !== null },
   );
-  if (row === null) return <ListEmpty text="请选择文章" />;
+  if (row === null) return listPending ? <ListLoading /> : <ListEmpty text="请选择文章" />;
   if (error) return <Alert severity="error">{error instanceof Error ? error.message : '加载失败'}</Alert>;
   if (isPending || !data) return <ListLoading />;
   return (
@@ -80,7 +88,8 @@ function Tykj({ type }: { type: number }) {
   const [params, setParams] = useSearchParams();
   const { tree, isPending, error } = useCategoryTree('tykjClassify', type);
   const [search, setSearch] = useState<AppliedSearch | null>(null);
-  const [selected, setSelected] = useState<Row | null>(null);
+  // The article the member clicked; until then (and once it leaves the page) the page's first.
+  const [chosen, setChosen] = useState<Row | null>(null);
 
   const tabs = useMemo(() => tree?.root.children ?? [], [tree]);
   // The query ScCode picks the category (a sub-category lights up its top-level tab); default the first tab.
@@ -126,27 +135,27 @@ function Tykj({ type }: { type: number }) {
               <Tab key={node.id} value={node.id} label={node.name} />
             ))}
           </Tabs>
-          <Box sx={{ display: 'flex', gap: 2, flex: 1, minHeight: 0 }}>
-            <Paper variant="outlined" sx={{ width: 320, flexShrink: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
-              <ListBase
-                key={`${code ?? ''}|${search?.value ?? ''}`}
-                resource={tykjArticleResource.resource}
-                filter={{ ScCode: code, type, ...(search ? { [search.field]: search.value } : {}) }}
-                perPage={tykjArticleResource.pageSize}
-                disableSyncWithLocation
-                storeKey={false}
-                disableAuthentication // the session is checked once, by the SignedIn route of App.tsx (see SchemaList)
-              >
+          <ListBase
+            key={`${code ?? ''}|${search?.value ?? ''}`}
+            resource={tykjArticleResource.resource}
+            filter={{ ScCode: code, type, ...(search ? { [search.field]: search.value } : {}) }}
+            perPage={tykjArticleResource.pageSize}
+            disableSyncWithLocation
+            storeKey={false}
+            disableAuthentication // the session is checked once, by the SignedIn route of App.tsx (see SchemaList)
+          >
+            <Box sx={{ display: 'flex', gap: 2, flex: 1, minHeight: 0 }}>
+              <Paper variant="outlined" sx={{ width: 320, flexShrink: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
                 <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
-                  <ArticleList selected={selected} onSelect={setSelected} />
+                  <ArticleList chosen={chosen} onChoose={setChosen} />
                 </Box>
                 <ZhPagination />
-              </ListBase>
-            </Paper>
-            <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, p: 3, overflow: 'auto' }}>
-              <Answer row={selected} />
-            </Paper>
-          </Box>
+              </Paper>
+              <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, p: 3, overflow: 'auto' }}>
+                <Answer chosen={chosen} />
+              </Paper>
+            </Box>
+          </ListBase>
         </>
       )}
     </Box>
