@@ -184,7 +184,7 @@ function AdminApp({ dataProvider, authProvider, queryClient, store, theme }: App
 /**
  * The app's routes for a data router (not react-admin's default hash router): the legacy paths are
  * real URLs, and react-admin's blockers (unsaved-changes warnings) need a data router. The browser
- * makes a browser router of them (main.tsx), the server a static one (src/ssr).
+ * makes a browser router of them (start.tsx), the server a static one (src/ssr).
  */
 export function appRoutes(providers: AppProviders, theme: RaThemeOptions = appTheme): RouteObject[] {
   return [{ path: '*', element: <AdminApp {...providers} theme={theme} /> }];

@@ -1,5 +1,5 @@
 // The list queries the screens send as they open, in one light module: the screens build their
-// queries here, and main.tsx sends the same ones early (src/http/early.ts) while the screen's code
+// queries here, and start.tsx sends the same ones early (src/http/early.ts) while the screen's code
 // is still downloading, so that the screen's own first request finds its answer already in.
 import {
   articleResource,

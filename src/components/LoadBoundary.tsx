@@ -6,7 +6,7 @@ import { Suspense, useLayoutEffect, useState, type ReactNode } from 'react';
 // mount) makes React hydrate all of it at once, in one long synchronous task: the page stops
 // answering for as long.
 // The frame and the screen need no boundary while being taken over, because the screen's code is
-// loaded before hydration starts (main.tsx) and the server renders it loaded. So these boundaries
+// loaded before hydration starts (start.tsx) and the server renders it loaded. So these boundaries
 // leave no marker in the server's HTML and exist only where the browser mounts them afterwards
 // (a screen opened later, or a page the browser renders itself).
 

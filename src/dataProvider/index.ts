@@ -18,7 +18,7 @@
  * | deleteMany        | delete per id, in sequence                                                     |
  * | call              | ${service}/${name} params → { data, total, msg }  (counters, comments, sort…) |
  * | getCurrentMember  | Ajax/GetCurrentMember {}                                                       |
- * | listRequest       | { url, body } of getList's call, not sent (main.tsx sends it early)            |
+ * | listRequest       | { url, body } of getList's call, not sent (start.tsx sends it early)           |
  *
  * OrderName: see toOrderName in ./listParams (chosen column first, then the default order).
  * Errors: HttpError(msg, status, body) with body.errors = { [field]: msg } (see src/http).
