@@ -1,6 +1,5 @@
-import type { ComponentType } from 'react';
+import { Suspense, type ComponentType } from 'react';
 import { Loading } from 'react-admin';
-import { LoadBoundary } from './components/LoadBoundary';
 import { lazyPart, type LazyPart } from './components/lazyPart';
 
 /**
@@ -11,9 +10,9 @@ export function lazyScreen<P extends object>(load: () => Promise<{ default: Comp
   const Screen = lazyPart(() => load().then((m) => m.default));
   function LazyScreen(props: P) {
     return (
-      <LoadBoundary fallback={<Loading />}>
+      <Suspense fallback={<Loading />}>
         <Screen {...props} />
-      </LoadBoundary>
+      </Suspense>
     );
   }
   return Object.assign(LazyScreen, { preload: Screen.preload });

@@ -1,8 +1,7 @@
-import { useState, type ErrorInfo, type ReactNode } from 'react';
+import { Suspense, useState, type ErrorInfo, type ReactNode } from 'react';
 import { Box } from '@mui/material';
 import { AppBar, AppBarClasses, Error as ErrorPage, Loading, Sidebar, SkipNavigationButton, type AppBarProps } from 'react-admin';
 import { ErrorBoundary } from 'react-error-boundary';
-import { LoadBoundary } from '../components/LoadBoundary';
 import { AppMenu } from './AppMenu';
 import { AppBarTitle } from './PageTitle';
 
@@ -67,7 +66,7 @@ export function AppLayout({ children }: { children: ReactNode }) {
                 <ErrorPage error={error} errorInfo={errorInfo} resetErrorBoundary={resetErrorBoundary} />
               )}
             >
-              <LoadBoundary fallback={<Loading />}>{children}</LoadBoundary>
+              <Suspense fallback={<Loading />}>{children}</Suspense>
             </ErrorBoundary>
           </div>
         </main>

@@ -29,6 +29,7 @@ import { pendingParts } from '../components/lazyPart';
 import { openingQueries } from '../screenQueries';
 import { ServerTitle, ServerTitleContext, TITLE_ID } from '../layout/PageTitle';
 import { pageStateScript } from './pageState';
+import { renderedStylesTag, STYLE_KEY } from './styleCache';
 import { withRequestCookies } from './requestCookies';
 
 /** The width rendered for when the request does not say it comes from a phone (a common laptop's). */
@@ -80,14 +81,17 @@ function withTitle(html: string, title: string | undefined): string {
 }
 
 /**
- * emotion's style tags, as its `constructStyleTagsFromChunks` writes them, marked as already placed
- * (`data-s`). The browser's emotion moves unmarked ones into the head when its cache is made, then
- * again when its style sheet takes them over; each move of a style sheet re-applies it to the whole
- * page. Marked, only the second move happens. emotion still reads their class names and does not
- * insert those styles again.
+ * emotion's style elements: the global styles as its `constructStyleTagsFromChunks` writes them,
+ * marked as already placed (`data-s`; emotion would otherwise move them into the head as its
+ * default cache is made), and the components' styles in the element the browser adopts in place
+ * (styleCache.ts).
  */
 function styleTags({ styles }: { styles: { key: string; ids: string[]; css: string }[] }): string {
-  return styles.map(({ key, ids, css }) => `<style data-emotion="${key} ${ids.join(' ')}" data-s="">${css}</style>`).join('');
+  return styles
+    .map(({ key, ids, css }) =>
+      key === STYLE_KEY ? renderedStylesTag(ids, css) : `<style data-emotion="${key} ${ids.join(' ')}" data-s="">${css}</style>`,
+    )
+    .join('');
 }
 
 /**
@@ -147,7 +151,7 @@ export async function renderPage(url: string, httpClient: HttpClient, cookies = 
     // A cache per render: its styles are exactly those of this render's HTML. The emotion server
     // is made before rendering: it switches the cache to collecting styles instead of writing
     // <style> elements into the HTML (which, inside a table, the browser would move out of it).
-    const cache = createCache({ key: 'css' });
+    const cache = createCache({ key: STYLE_KEY });
     const { extractCriticalToChunks } = createEmotionServer(cache);
     // renderToString, not React's streaming renderers: those send large parts of the page as
     // hidden blocks that an inline script reveals, which the page's CSP (script-src 'self')
