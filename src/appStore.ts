@@ -1,10 +1,9 @@
 // react-admin's store for this app: its localStorage store (memory on the server), with two
 // settings answered so that the server's render of a page (src/ssr) and the browser's first
 // render agree.
-import Cookies from 'js-cookie';
 import type { Store } from 'react-admin';
 import { APP_LOCALE } from './i18n/index';
-import { requestCookie } from './ssr/requestCookies';
+import { readSettingCookie, saveSettingCookie } from './ssr/requestCookies';
 
 /** react-admin's key for the sidebar (open or closed), kept in this cookie as well. */
 const SIDEBAR_KEY = 'sidebar.open';
@@ -12,7 +11,7 @@ const SIDEBAR_KEY = 'sidebar.open';
 export const SIDEBAR_COOKIE = 'zhishi-admin-sidebar-open';
 
 function sidebarCookie(): boolean | undefined {
-  const value = typeof document === 'undefined' ? requestCookie(SIDEBAR_COOKIE) : Cookies.get(SIDEBAR_COOKIE);
+  const value = readSettingCookie(SIDEBAR_COOKIE);
   return value === '1' ? true : value === '0' ? false : undefined;
 }
 
@@ -25,18 +24,23 @@ function sidebarCookie(): boolean | undefined {
  *   gets the page rendered with it closed, as the browser will render it.
  */
 export function appStore(base: Store): Store {
+  // In the browser the cookie is read once: reading document.cookie asks the browser's cookie store,
+  // and some twenty components (the menu's items among them) read the sidebar's state as they mount.
+  let browserSidebar: { open: boolean | undefined } | undefined;
+  const sidebarOpen = () => (typeof document === 'undefined' ? sidebarCookie() : (browserSidebar ??= { open: sidebarCookie() }).open);
   return {
     ...base,
     getItem: <T,>(key: string, defaultValue?: T): T | undefined => {
       if (key === SIDEBAR_KEY) {
-        const open = sidebarCookie();
+        const open = sidebarOpen();
         if (open !== undefined) return open as T;
       }
       return base.getItem<T>(key, key === 'locale' && defaultValue === undefined ? (APP_LOCALE as T) : defaultValue);
     },
     setItem: <T,>(key: string, value: T): void => {
       if (key === SIDEBAR_KEY && typeof document !== 'undefined') {
-        Cookies.set(SIDEBAR_COOKIE, value ? '1' : '0', { expires: 365, path: '/', sameSite: 'lax' });
+        saveSettingCookie(SIDEBAR_COOKIE, value ? '1' : '0');
+        browserSidebar = { open: Boolean(value) };
       }
       base.setItem(key, value);
     },

@@ -31,7 +31,9 @@ export const TITLE_ID = 'react-admin-title';
 export function PageTitle(props: TitleProps) {
   const hydrated = useHydrated();
   const serverTitle = useContext(ServerTitleContext);
-  if (hydrated) return <Title {...props} />;
+  // Not the configurable title (the default): this app has no preferences editor, and its wrapper
+  // inserts styles of its own as the page is taken over, which makes the browser restyle the page.
+  if (hydrated) return <Title {...props} preferenceKey={false} />;
   if (serverTitle && typeof props.title === 'string') serverTitle.declare(props.title);
   return null;
 }

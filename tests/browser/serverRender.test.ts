@@ -339,6 +339,34 @@ describe('the browser takes a rendered page over', () => {
     },
   );
 
+  it('renders the sidebar as the member left it: closed, the page comes closed after a reload', async () => {
+    const SIDEBAR_COOKIE = 'zhishi-admin-sidebar-open';
+    const sidebarCookie = async () => (await s.context.cookies()).find((cookie) => cookie.name === SIDEBAR_COOKIE)?.value;
+    const page = await s.context.newPage();
+    try {
+      await page.goto('/videoType');
+      await page.getByText('造价业务培训', { exact: true }).first().waitFor();
+      await page.waitForLoadState('networkidle', { timeout: UI_TIMEOUT });
+      await page.getByRole('button', { name: '关闭菜单' }).click();
+      await page.getByRole('button', { name: '打开菜单' }).waitFor();
+      expect(await sidebarCookie()).toBe('0');
+      // The server reads the cookie: the page arrives with the sidebar closed, and stays so once
+      // the browser has taken it over (its first render reads the same cookie).
+      expect((await html('/videoType', `${adminCookie}; ${SIDEBAR_COOKIE}=0`)).text).toContain('RaSidebar-closed');
+      await page.reload();
+      await page.getByText('造价业务培训', { exact: true }).first().waitFor();
+      await page.waitForLoadState('networkidle', { timeout: UI_TIMEOUT });
+      await expect(page.locator('.RaSidebar-closed').count()).resolves.toBe(1);
+      // Opened again, the cookie and the page follow at once.
+      await page.getByRole('button', { name: '打开菜单' }).click();
+      await page.getByRole('button', { name: '关闭菜单' }).waitFor();
+      expect(await sidebarCookie()).toBe('1');
+      await expect(page.locator('.RaSidebar-open').count()).resolves.toBe(1);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('on a phone too: rendered for a narrow screen (the sidebar is a drawer there), taken over as it is', async () => {
     const phone = await s.browser.newContext({
       baseURL: s.server.url,
