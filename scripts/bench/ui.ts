@@ -485,14 +485,15 @@ interface LighthouseScore {
 }
 
 async function lighthouseScores(base: string, cookie: string): Promise<LighthouseScore[]> {
-  const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS, logLevel: 'silent' });
   const screens = SCREENS.filter((s) => s.lighthouse);
   const runs = new Map<string, Omit<LighthouseScore, 'runs'>[]>(screens.map((screen) => [screen.name, []]));
-  try {
-    // Round by round over the screens, so that a busy spell of the machine falls on one run of
-    // each rather than on every run of one.
-    for (let round = 0; round < LIGHTHOUSE_RUNS; round++) {
-      for (const screen of screens) {
+  // Round by round over the screens, so that a busy spell of the machine falls on one run of each
+  // rather than on every run of one.
+  for (let round = 0; round < LIGHTHOUSE_RUNS; round++) {
+    for (const screen of screens) {
+      // A browser of its own per run, as Lighthouse's command line does.
+      const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS, logLevel: 'silent' });
+      try {
         const lhr = await lighthouseRun(base + screen.path, chrome.port, cookie);
         const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
         runs.get(screen.name)!.push({
@@ -509,10 +510,10 @@ async function lighthouseScores(base: string, cookie: string): Promise<Lighthous
           .map((a) => a!.id);
         if (failing.length) console.log(`  ${screen.name}: accessibility audits failing: ${failing.join(', ')}`);
         console.log(`  lighthouse ${screen.name} (run ${round + 1} of ${LIGHTHOUSE_RUNS}): performance ${score('performance')}, accessibility ${score('accessibility')}, TBT ${Math.round(lhr.audits['total-blocking-time']?.numericValue ?? NaN)} ms`);
+      } finally {
+        chrome.kill();
       }
     }
-  } finally {
-    chrome.kill();
   }
   return screens.map((screen) => {
     const all = runs.get(screen.name)!;
