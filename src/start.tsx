@@ -9,6 +9,7 @@ import { cachedMember, prefillSession } from './authProvider/sessionCache';
 import { sendEarly } from './http/early';
 import { ServerTitle, ServerTitleContext } from './layout/PageTitle';
 import { createProviders, type AppProviders } from './providers';
+import { gatherQueryTimers } from './queryTimers';
 import { openingQueries } from './screenQueries';
 import { replayEarlyClicks } from './ssr/earlyClicks';
 import { hydratePageState, readPageState } from './ssr/pageState';
@@ -33,6 +34,7 @@ async function start() {
   const screenCode = preloadScreen(window.location.pathname);
   await nextTask();
 
+  gatherQueryTimers();
   const providers = createProviders();
   const { authProvider, dataProvider, queryClient } = providers;
   const router = createBrowserRouter(appRoutes(providers));
