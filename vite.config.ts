@@ -45,18 +45,11 @@ function precompress(): Plugin {
 
 /**
  * The app's code (src/start.tsx and what it imports statically), which the small entry
- * (src/main.tsx) imports dynamically, in two places:
- *
- * - Preload links in index.html, so that the files download with the page instead of after the
- *   entry has run (Vite preloads only the entry's static imports). They are marked, because a page
- *   the server renders goes without them (server/src/http/pages.ts): it loads the app after its
- *   first paint, and the page's own bytes should not share the network with 1 MB of code.
- * - `resolveDependencies`: Vite's helper preloads a dynamic import's files by inserting a link per
- *   file when the import runs. For the app's own files that is waste: the entry's import of the
- *   app loads them through its imports, and every later import starts from the app. On a rendered
- *   page the helper inserted some 30 links for the app in the task right after the first paint
- *   (20 ms of the main thread, 100 ms with a phone's 4× slower CPU), and again for the screen's
- *   chunk. Only the files the app does not hold are preloaded.
+ * (src/main.tsx) imports dynamically: preload links for it in index.html, so that the files
+ * download with the page instead of after the entry has run (Vite preloads only the entry's static
+ * imports). They are marked, because a page the server renders goes without them
+ * (server/src/http/pages.ts): it loads the app after its first paint, and the page's own bytes
+ * should not share the network with 1 MB of code.
  */
 function appCode(appModule: string) {
   /** File names of the app's chunk and its static imports. */
@@ -70,7 +63,7 @@ function appCode(appModule: string) {
       base = config.base;
       serverBuild = Boolean(config.build.ssr);
     },
-    // Before Vite's own generateBundle, which asks resolveDependencies.
+    // Before Vite's own generateBundle, which writes index.html (transformIndexHtml below).
     generateBundle: {
       order: 'pre',
       handler(_options, bundle) {
@@ -98,12 +91,23 @@ function appCode(appModule: string) {
       },
     },
   };
-  const resolveDependencies: ResolveModulePreloadDependenciesFn = (filename, deps, { hostType }) =>
-    hostType === 'js' ? (files.has(filename) ? [] : deps.filter((dep) => !files.has(dep))) : deps;
-  return { plugin, resolveDependencies };
+  return plugin;
 }
 
-const app = appCode('/src/start.tsx');
+/**
+ * Code imported on demand (a screen, a dialog, the tree) comes without preload links. Vite's helper
+ * would insert a `<link rel=modulepreload>` per file of the chunk as the import runs, and each
+ * insertion holds the main thread (about 2.5 ms with a phone's 4× slower CPU): on a rendered page,
+ * 10 to 12 links for the screen in the takeover's tasks, then more for its dialogs. The browser
+ * finds the same files through the chunk's own imports, a round trip per level of imports later.
+ * Lighthouse mobile, interleaved runs, medians of 3 (docs/performance-ui.md, tenth round): 文章目录
+ * 83 → 93, 文章目录管理 84 → 92, 成员管理 91 → 94. Stylesheets keep theirs: the helper is what
+ * loads a chunk's CSS (the video player's).
+ */
+const stylesheetsOnly: ResolveModulePreloadDependenciesFn = (_filename, deps, { hostType }) =>
+  hostType === 'js' ? deps.filter((dep) => dep.endsWith('.css')) : deps;
+
+const appPreloads = appCode('/src/start.tsx');
 
 // The reference server owns these paths; in dev, Vite forwards them so the app keeps one origin
 // (the session cookie is same-origin).
@@ -118,7 +122,7 @@ const SERVER_PATHS = ['/Ajax', '/Xcx1', '/Xcx3', '/files', '/upload-part', '/upl
  * serve dist/.ssr/ (server/src/app.ts).
  */
 export default defineConfig(({ isSsrBuild }) => ({
-  plugins: [react(), precompress(), app.plugin],
+  plugins: [react(), precompress(), appPreloads],
   server: {
     proxy: Object.fromEntries(SERVER_PATHS.map((p) => [p, { target: SERVER, changeOrigin: false }])),
   },
@@ -142,8 +146,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         sourcemap: false,
         // .vite/manifest.json: which files each screen loads (npm run bench:ui reads it).
         manifest: true,
-        // The app's own files are not preloaded again by each dynamic import (appCode above).
-        modulePreload: { resolveDependencies: app.resolveDependencies },
+        modulePreload: { resolveDependencies: stylesheetsOnly },
         chunkSizeWarningLimit: 1500,
       },
 }));

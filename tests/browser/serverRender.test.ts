@@ -178,6 +178,9 @@ describe('the browser takes a rendered page over', () => {
     expect(requests.filter((p) => p === '/Ajax/GetCurrentMember')).toEqual([]);
     const firstList = requests.find((p) => /List/.test(p));
     expect(firstList).toBeUndefined();
+    // The screen's code and its parts' arrive through their imports: no preload link is inserted
+    // while the page is taken over (each costs the main thread; vite.config.ts).
+    expect(await s.page.locator('link[rel="modulepreload"]').count()).toBe(0);
   });
 
   it("shows the page's title in the app bar with the HTML, and once after it is taken over", async () => {
