@@ -638,7 +638,6 @@ async function main() {
     const a11y = minScore('accessibility');
     const budgets: [string, boolean, string][] = [
       ['initial JavaScript of the first screen (login, then home) ≤ 300 KB gzip', firstScreen.js.gzip <= 300 * KB, `${kb(firstScreen.js.gzip)} KB`],
-      ['(stricter) initial JavaScript of every main screen opened directly ≤ 300 KB gzip', worstJs.js.gzip <= 300 * KB, `largest ${kb(worstJs.js.gzip)} KB (${worstJs.name})`],
       ['first row within 600 ms, no throttle (every screen)', !!row1 && row1.firstRow <= 600, slowest(row1, 'firstRow')],
       ['first row within 1.5 s with 4× CPU throttle (every screen)', !!row4 && row4.firstRow <= 1500, slowest(row4, 'firstRow')],
       ['page change within 100 ms (every paged screen)', !!change && change.pageChange! <= 100, slowest(change, 'pageChange')],
@@ -649,6 +648,8 @@ async function main() {
     ];
     console.log('\nBudgets (targets, not timed tests):');
     for (const [label, met, value] of budgets) console.log(`  ${met ? 'MET    ' : 'NOT MET'}  ${label}: ${value}`);
+    // Not a budget of the issue (its budget is the first screen's): how far the heaviest screen is from it.
+    console.log(`  (for reference) initial JavaScript of the heaviest main screen opened directly: ${kb(worstJs.js.gzip)} KB gzip (${worstJs.name})`);
 
     fs.mkdirSync(path.join(REPO, 'bench-results'), { recursive: true });
     const out = path.join(REPO, 'bench-results/ui.json');
