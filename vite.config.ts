@@ -98,7 +98,7 @@ function appCode(appModule: string) {
  * Code imported on demand (a screen, a dialog, the tree) comes without preload links. Vite's helper
  * would insert a `<link rel=modulepreload>` per file of the chunk as the import runs, and each
  * insertion holds the main thread (about 2.5 ms with a phone's 4× slower CPU): on a rendered page,
- * 10 to 12 links for the screen in the takeover's tasks, then more for its dialogs. The browser
+ * 11 to 24 links for the screen in the takeover's tasks, then more for its dialogs. The browser
  * finds the same files through the chunk's own imports, a round trip per level of imports later.
  * Lighthouse mobile, interleaved runs, medians of 3 (docs/performance-ui.md, tenth round): 文章目录
  * 83 → 93, 文章目录管理 84 → 92, 成员管理 91 → 94. Stylesheets keep theirs: the helper is what

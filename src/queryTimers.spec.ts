@@ -50,6 +50,20 @@ describe('slottedTimeouts', () => {
     timers.clearTimeout(undefined);
   });
 
+  it('lets a callback cancel another of its slot, which then does not run', () => {
+    const timers = slottedTimeouts();
+    const cancelled = vi.fn();
+    let other = 0;
+    timers.setTimeout(() => timers.clearTimeout(other), 4000);
+    other = timers.setTimeout(cancelled, 4000);
+    const after = vi.fn();
+    timers.setTimeout(after, 4000);
+    vi.advanceTimersByTime(4000 + SLOT_MS);
+    expect(cancelled).not.toHaveBeenCalled();
+    expect(after).toHaveBeenCalledTimes(1);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('leaves short timers to the browser, exact and cancellable', () => {
     const timers = slottedTimeouts();
     const first = vi.fn();
