@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import type { ConsoleMessage, Request } from 'playwright-core';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { SIDEBAR_COOKIE } from '../../src/appStore';
 import { PAGE_STATE_ID } from '../../src/ssr/pageState';
 import { formDialog, rowOf, UI_TIMEOUT, useBrowserSuite } from './helpers';
 
@@ -343,7 +344,6 @@ describe('the browser takes a rendered page over', () => {
   );
 
   it('renders the sidebar as the member left it: closed, the page comes closed after a reload', async () => {
-    const SIDEBAR_COOKIE = 'zhishi-admin-sidebar-open';
     const sidebarCookie = async () => (await s.context.cookies()).find((cookie) => cookie.name === SIDEBAR_COOKIE)?.value;
     const page = await s.context.newPage();
     try {
