@@ -73,7 +73,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
         title: '知识学习后台 API',
         version: '1.0.0',
         description:
-          'Legacy-style calls of SPEC.md section 7. Every answer is `{ code, msg, data, total? }`; failures carry `errors: [{ field, msg }]`. Log in with /Ajax/Login; the session is an httpOnly cookie.',
+          'The calls of the admin app, described in the repository\'s docs/api.md. Every answer is `{ code, msg, data, total? }`; failures carry `errors: [{ field, msg }]`. Log in with /Ajax/Login; the session is an httpOnly cookie.',
       },
     },
   });
@@ -129,7 +129,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       root: config.publicDir,
       wildcard: true,
       index: false,
-      // The build writes .br and .gz copies (scripts/vite-precompress.ts): sent as they are.
+      // The build writes .br and .gz copies (the `precompress` plugin of vite.config.ts): sent as they are.
       preCompressed: true,
       cacheControl: false,
       // The server's render of the app (src/ssr) is code for this server, not for browsers.
