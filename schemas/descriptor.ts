@@ -2,10 +2,10 @@
 // know about an entity beyond its record schema. One descriptor per (entity, service) pair.
 import type { JSONSchema } from 'json-schema-to-ts';
 
-/** Legacy service prefixes of SPEC.md section 7. */
+/** Legacy service prefixes of the calls (docs/api.md). */
 export type Service = 'Ajax' | 'Xcx1' | 'Xcx3';
 
-/** Permission modules of API.md, one per screen of SPEC.md section 2. */
+/** Permission modules (docs/api.md), one per screen. */
 export const MODULES = ['video', 'videoView', 'videoType', 'useweb', 'tykj', 'article', 'classify'] as const;
 export type ModuleKey = (typeof MODULES)[number];
 
@@ -63,7 +63,7 @@ export interface ResourceDescriptor<S extends ObjectSchema = ObjectSchema> {
   };
   /** Parameter of the single-record call: `Id`, or the code (`Code`). */
   readonly oneParam?: 'Id' | 'Code';
-  /** Default `OrderName` of SPEC.md section 9. */
+  /** Default `OrderName` of the list call (docs/api.md). */
   readonly defaultOrder: string;
   /** Module whose permission string guards the calls; 'admin' means administrators only. */
   readonly module: ModuleKey | 'admin';
@@ -72,7 +72,7 @@ export interface ResourceDescriptor<S extends ObjectSchema = ObjectSchema> {
   /** Module guarding writes when it differs from `module` (classifications: managed in 2.9). */
   readonly writeModule?: ModuleKey;
   readonly listColumns: readonly ListColumn[];
-  /** "Contains" search fields of API.md. */
+  /** "Contains" search fields (docs/api.md). */
   readonly searchFields: readonly string[];
   /** Equality filters a list call accepts (VdtCode, ScCode…). */
   readonly filters: readonly string[];

@@ -36,7 +36,7 @@ describe('parseFileList', () => {
     '[{"name":"  ","url":"https://e.com"}]',
   ])('reads the malformed value %j as empty', (value) => expect(parseFileList(value)).toEqual([]));
 
-  it('reads a partly bad list as empty (SPEC: malformed means empty)', () => {
+  it('reads a partly bad list as empty (malformed means empty)', () => {
     expect(parseFileList(JSON.stringify([entry('a', 'https://e.com/a'), entry('b', 'javascript:alert(1)')]))).toEqual([]);
   });
 

@@ -1,10 +1,10 @@
 // Handout and file lists (`VdEnclosure`, `SaPdfUrl`): JSON text arrays of { name, url }.
-// SPEC.md: malformed values are treated as empty, so reading never fails; writing is strict.
+// Malformed values are treated as empty, so reading never fails; writing is strict.
 //
 // A partly bad list reads as [] (not "the good entries"): writes go through checkFileList, so a bad
 // entry means the value did not come from this server (hand-edited, imported, tampered with), and
-// then no entry of it is trusted more than the bad one. It is also what SPEC.md says, and it keeps
-// the app and the server agreeing on a single rule.
+// then no entry of it is trusted more than the bad one. It also keeps the app and the server
+// agreeing on a single rule.
 import { FILE_URL_PATTERN } from './fields';
 import type { FileEntry } from './types';
 

@@ -1,4 +1,4 @@
-// The permission rules of SPEC.md section 6, as one pure function shared by the server (which
+// The permission rules of docs/api.md, as one pure function shared by the server (which
 // enforces them) and the admin app (which hides what a member may not do).
 import { resourceByName } from './index';
 import type { ModuleKey, PermissionCode, ResourceDescriptor } from './descriptor';
@@ -38,7 +38,7 @@ export function modulesFor(descriptor: ResourceDescriptor, action: Action): Modu
   return [descriptor.writeModule ?? descriptor.module];
 }
 
-/** Ownership rule of section 6: videos by their creator, comments by their author; admins always. */
+/** Ownership rule: videos by their creator, comments by their author; admins always. */
 export function ownsRecord(member: PermissionHolder, resource: string, record: Record<string, unknown>): boolean {
   if (member.IsAdmin === 1) return true;
   if (resource === 'video') {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Prints the path of the Chromium the browser tests drive (DESIGN.md: Debian's `chromium`).
+# Prints the path of the Chromium the browser tests drive (Debian's `chromium` package).
 # CHROMIUM_PATH, when set, names another binary. When /usr/bin/chromium is missing and we are root
 # with apt-get, Debian's package is installed quietly; otherwise the script says what to install
 # and exits non-zero.

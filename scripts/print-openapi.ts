@@ -16,8 +16,7 @@ try {
   const config = loadConfig({ DATA_DIR: dataDir, DEMO_DATA: '0', LOG: '0', ADMIN_PASSWORD: 'openapi-only' });
   const { app } = await buildApp(config);
   await app.ready();
-  const document = app.swagger(yaml ? { yaml: true } : undefined);
-  process.stdout.write(typeof document === 'string' ? document : `${JSON.stringify(document, null, 2)}\n`);
+  process.stdout.write(yaml ? app.swagger({ yaml: true }) : `${JSON.stringify(app.swagger(), null, 2)}\n`);
   await app.close();
 } finally {
   rmSync(dataDir, { recursive: true, force: true });

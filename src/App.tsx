@@ -130,7 +130,7 @@ function SignedIn() {
     <HasDashboardContextProvider value>
       <AppLayout>
         <Routes>
-          {/* The legacy paths of SPEC.md, real deep links (a browser router, not a hash). */}
+          {/* The legacy product's paths, real deep links (a browser router, not a hash). */}
           <Route path={PATHS.videoView} element={<VideoViewPage />} />
           <Route path={PATHS.videoDetails} element={<VideoDetailsPage />} />
           <Route path={PATHS.articleCatalogue} element={<CataloguePage />} />

@@ -1,5 +1,5 @@
-// The screens of SPEC.md section 2 as staff think of them: the menu groups, each entry's path and
-// the module whose view code (2) shows it. Paths the spec leaves open are chosen here, once.
+// The app's screens as staff think of them: the menu groups, each entry's path and
+// the module whose view code (2) shows it. Paths the legacy product leaves open are chosen here, once.
 import type { ComponentType } from 'react';
 import AccountTreeIcon from '@mui/icons-material/AccountTree';
 import CategoryIcon from '@mui/icons-material/Category';
@@ -31,10 +31,10 @@ export interface ScreenGroup {
   items: ScreenEntry[];
 }
 
-/** Article document types of SPEC.md 2.7 (query or path `type`). */
+/** Article document types (query or path `type`). */
 export const ARTICLE_TYPES = ['标准图集', '法律法规', '造价刊物', '公司通用文档'] as const;
 
-/** A route's `type`: a non-negative integer, 0 when missing or malformed (SPEC.md 2.9: default 0). */
+/** A route's `type`: a non-negative integer, 0 when missing or malformed. */
 export function toPageType(value: string | null | undefined): number {
   if (value === null || value === undefined || !/^\d{1,2}$/.test(value)) return 0;
   return Number(value);

@@ -1,4 +1,4 @@
-// The providers of this app: same origin as the server (API.md), so every call is /<service>/<call>.
+// The providers of this app: same origin as the server (docs/api.md), so every call is /<service>/<call>.
 import { QueryClient } from '@tanstack/react-query';
 import { localStorageStore, type Store } from 'react-admin';
 import { createAuthProvider } from './authProvider/index';

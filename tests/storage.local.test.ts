@@ -1,6 +1,6 @@
 // The local storage driver over a real server: a bare Fastify app with only the storage plugin,
 // a temporary DATA_DIR, driven with fetch like a browser. The plugin's routes answer errors with
-// their own handler (API.md envelope), so no app error handler is registered here.
+// their own handler (the envelope of docs/api.md), so no app error handler is registered here.
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';

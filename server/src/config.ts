@@ -1,4 +1,4 @@
-// Start-up variables of API.md, read once and validated, so a typo fails at start and not at first use.
+// Start-up variables (environment), read once and validated, so a typo fails at start, not at first use.
 import path from 'node:path';
 import { parseAllowedOrigins } from './plugins/security';
 import { partSizeFromEnv } from './storage/multipart';

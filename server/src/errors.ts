@@ -1,5 +1,5 @@
 // Errors a handler throws on purpose: an HTTP status and a Chinese message a person can act on.
-// The app's error handler turns them into the failure envelope of API.md.
+// The app's error handler turns them into the failure envelope of docs/api.md.
 
 export interface FieldError {
   field: string;

@@ -22,7 +22,7 @@ export function canViewModule(member: CurrentMember | undefined, module: ScreenM
 
 export type AccessCheck = (action: Action, record?: Record<string, unknown>) => boolean;
 
-/** `can('edit', row)`: the rule of SPEC.md section 6 for one resource, ownership included. */
+/** `can('edit', row)`: the rule of schemas/permissions.ts for one resource, ownership included. */
 export function useAccess(resource: string): AccessCheck {
   const { member } = useMember();
   return useCallback(

@@ -7,10 +7,10 @@ import { ACTION_CODES, canAccess, type Action, type PermissionHolder } from '../
 import type { CurrentMember } from '../../schemas/types';
 
 // ---------------------------------------------------------------------------------------------
-// Expected rules, written out from SPEC.md section 6 and API.md ("Modules are the screens"),
+// Expected rules, written out by hand from the permission codes of docs/api.md,
 // without calling the function under test.
 
-/** Code each action needs (SPEC.md 6 and 9): 1 add, 2 view, 3 edit, 4 delete, 'a' sort / next level. */
+/** Code each action needs: 1 add, 2 view, 3 edit, 4 delete, 'a' sort / next level. */
 const NEEDED_CODE: Record<Action, string> = {
   create: '1',
   list: '2',
@@ -44,7 +44,7 @@ const isRead = (a: Action) => a === 'list' || a === 'show';
 
 function expected(resource: string, module: ModuleKey, code: string, action: Action): boolean {
   const rule = GOVERNS[resource]!;
-  // A comment is deleted by its author or an admin (SPEC.md 6): no delete code, only sight of it.
+  // A comment is deleted by its author or an admin: no delete code, only sight of it.
   if (resource === 'videoComment' && action === 'delete') return code === '2' && rule.read.includes(module);
   const modules = isRead(action) ? rule.read : [rule.write];
   return code === NEEDED_CODE[action] && modules.includes(module);

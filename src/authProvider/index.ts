@@ -1,5 +1,5 @@
 /**
- * react-admin authProvider over the legacy session of API.md.
+ * react-admin authProvider over the legacy session of docs/api.md.
  *
  * | method         | request / rule                                                              |
  * |----------------|-----------------------------------------------------------------------------|

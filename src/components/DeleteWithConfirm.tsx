@@ -13,7 +13,7 @@ function messageOf(error: unknown): string {
 }
 
 /**
- * Delete after a confirmation (SPEC.md 4 and 8): 提示 / 此操作将永久删除该记录, 是否继续? with
+ * Delete after a confirmation: 提示 / 此操作将永久删除该记录, 是否继续? with
  * 确定 / 取消. Pessimistic: the row stays until the server agrees; a refusal (409…) is notified.
  * The delete call and its dialog are set up on the first click, not for every row of every page.
  */
@@ -62,7 +62,7 @@ function DeleteDialog({ resource, record, open, onClose }: { resource: string; r
   return <DeleteConfirm open={open} loading={isPending} onConfirm={confirm} onClose={onClose} />;
 }
 
-/** The confirmation of SPEC.md 8 before any delete: 提示, the question, 确定 / 取消. */
+/** The confirmation before any delete: 提示, the question, 确定 / 取消. */
 export function DeleteConfirm({ open, loading, onConfirm, onClose }: { open: boolean; loading: boolean; onConfirm: () => void; onClose: () => void }) {
   return (
     <Confirm

@@ -58,7 +58,7 @@ function pickEditable(descriptor: ResourceDescriptor, data: Record<string, unkno
 
 /**
  * The add/edit dialog of a descriptor: its width and title, closed only by 取消 or the close icon
- * (never Escape or a backdrop click, SPEC.md 2.1). Pessimistic, so that the server's field errors
+ * (never Escape or a backdrop click). Pessimistic, so that the server's field errors
  * come back onto their inputs; on success 操作成功!, close, and reload the list on its page.
  */
 export function DialogForm({ descriptor, record, onClose, inputs, createDefaults, transform, title }: DialogFormProps) {

@@ -1,4 +1,4 @@
-// A list of files, each with 下载: the body of 讲义下载 (SPEC.md 2.3) and 文件下载 (2.7).
+// A list of files, each with 下载: the body of the 讲义下载 and 文件下载 dialogs.
 import DownloadIcon from '@mui/icons-material/Download';
 import InsertDriveFileOutlinedIcon from '@mui/icons-material/InsertDriveFileOutlined';
 import { Button, List, ListItem, ListItemIcon, ListItemText } from '@mui/material';

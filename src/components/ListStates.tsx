@@ -1,7 +1,7 @@
 import { Box, CircularProgress, Typography } from '@mui/material';
 import InboxOutlinedIcon from '@mui/icons-material/InboxOutlined';
 
-/** SPEC.md 2.4: the loading text of the tables. */
+/** The loading text of the tables. */
 export const LOADING_TEXT = '拼命加载中';
 
 export function ListLoading() {

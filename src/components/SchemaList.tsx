@@ -65,7 +65,7 @@ export interface SchemaListProps {
   addLabel?: string;
   /** Row actions between 编辑 and 删除 (e.g. 查看下一级). */
   rowActions?: (record: Row) => ReactNode;
-  /** false: every row at once (All=1) without a pager, as the websites list of SPEC.md 7. */
+  /** false: every row at once (All=1) without a pager, as the websites list of 常用网站管理. */
   paged?: boolean;
   /** Dialog settings shared by add and edit (inputs, defaults of new records, transform). */
   form?: Pick<DialogFormProps, 'inputs' | 'createDefaults' | 'transform'>;
@@ -112,7 +112,7 @@ function Table({ descriptor, columns, rowActions, onEdit }: {
 }
 
 /**
- * A table generated from the schema and descriptor (SPEC.md 2.x): its columns, 15 rows a page
+ * A table generated from the schema and descriptor: its columns, 15 rows a page
  * with the legacy pager, 拼命加载中 / 暂无数据, and 编辑 / 删除 per row as the member's
  * permissions allow (ownership included); add and edit open the descriptor's dialog.
  */

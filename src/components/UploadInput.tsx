@@ -65,7 +65,7 @@ function ProgressLine({ progress }: { progress: UploadProgress }) {
 }
 
 /**
- * Uploads through SignUpload (API.md "Uploads") and keeps the result in the form: the FileUrl, or
+ * Uploads through SignUpload (docs/api.md, "Uploads") and keeps the result in the form: the FileUrl, or
  * with `multiple` a JSON text list of { name: Title, url: FileUrl }. One upload at a time app-wide.
  */
 export function UploadInput({ source, label, kind, accept, multiple = false, titleSource, helperText, validate }: UploadInputProps) {

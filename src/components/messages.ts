@@ -1,2 +1,2 @@
-/** The notification of a saved add/edit dialog or sort (SPEC.md 2.1). */
+/** The notification of a saved add/edit dialog or sort. */
 export const SUCCESS_MESSAGE = '操作成功!';

@@ -1,4 +1,4 @@
-// One upload at a time in the whole app (SPEC.md 4: video and handout uploads block each other):
+// One upload at a time in the whole app (video and handout uploads block each other):
 // SignUpload through the dataProvider's `call`, then the bytes straight to storage with
 // XMLHttpRequest, whose upload events give the progress that fetch cannot.
 import type { LegacyDataProvider } from '../dataProvider/index';

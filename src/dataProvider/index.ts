@@ -1,5 +1,5 @@
 /**
- * react-admin dataProvider over the legacy API of API.md. Every request is
+ * react-admin dataProvider over the legacy API of docs/api.md. Every request is
  * `POST ${apiUrl}/${descriptor.service}/${callName}` with a JSON body; the answer is the envelope
  * `{ code, msg, data, total?, errors? }`. Resources are the descriptors of schemas/index.ts.
  *

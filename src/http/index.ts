@@ -1,5 +1,5 @@
 // A small fetch-based HTTP client shared by the dataProvider and the authProvider, and the one
-// place where the legacy envelope `{ code, msg, data, total?, errors? }` of API.md is decoded.
+// place where the legacy envelope `{ code, msg, data, total?, errors? }` of docs/api.md is decoded.
 import { HttpError } from 'react-admin';
 import { takeEarly } from './early';
 
@@ -76,7 +76,7 @@ export function toHttpError(status: number, json: unknown): HttpError {
   if (!isObject(json) || typeof json.msg !== 'string' || json.msg === '') {
     return new HttpError(NETWORK_ERROR_MESSAGE, ok ? 500 : status, json);
   }
-  // HTTP 2xx with a non-zero code: API.md mirrors the status in `code`; anything else is a 500.
+  // HTTP 2xx with a non-zero code: the envelope mirrors the status in `code`; anything else is a 500.
   const effective = ok ? (typeof json.code === 'number' && json.code >= 400 && json.code < 600 ? json.code : 500) : status;
   const { errors, ...rest } = json;
   const fieldErrors = toFieldErrors(errors);

@@ -63,7 +63,7 @@ export const MISSING_IN_PACK: Messages = {
   },
 };
 
-/** Wordings of the legacy product (SPEC.md) where the pack says it differently. */
+/** Wordings of the legacy product where the pack says it differently. */
 const LEGACY_WORDING: Messages = {
   ra: {
     action: { confirm: '确定', cancel: '取消', save: '保存', add: '添加', create: '新增', back: '返回' },

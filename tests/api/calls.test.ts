@@ -1,4 +1,4 @@
-// Every call named in SPEC.md section 7 (and the login and member calls of API.md) exists: an
+// Every call of docs/api.md (the legacy calls, uploads, login and members) exists: an
 // administrator calling it with an empty body gets a validation error or an answer, never a 404.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer, type Client, type TestServer } from '../helpers/server';
@@ -29,7 +29,7 @@ beforeAll(async () => {
 });
 afterAll(() => server?.close());
 
-describe('the calls of SPEC.md section 7', () => {
+describe('every call of the API', () => {
   it.each(CALLS)('%s answers with the envelope', async (call) => {
     const res = call === 'Ajax/Logout' ? await server.client().call(`/${call}`, {}) : await admin.call(`/${call}`, {});
     expect(res.status).not.toBe(404);

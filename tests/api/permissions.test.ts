@@ -85,7 +85,7 @@ describe('module permission codes', () => {
   });
 });
 
-describe('ownership (SPEC.md section 6)', () => {
+describe('ownership', () => {
   it('lets only the creator or an administrator edit and delete a video', async () => {
     const creator = await server.member({ video: '1,2,3,4' });
     const other = await server.member({ video: '1,2,3,4' });

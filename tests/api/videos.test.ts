@@ -77,7 +77,7 @@ describe('video types', () => {
 });
 
 describe('videos', () => {
-  it('requires an uploaded video with the message of SPEC.md', async () => {
+  it('requires an uploaded video, refusing with 请上传视频! on VdUrl', async () => {
     const { VdUrl: _omit, ...noUrl } = video(typeA.VdtCode);
     const res = await admin.call('/Ajax/AddVideo', noUrl);
     expect(res.status).toBe(400);

@@ -1,4 +1,4 @@
-// The article catalogues (SPEC.md 2.7), their management (2.8) and 统一口径 (2.6): the page size
+// The article catalogues, their management and 统一口径: the page size
 // remembered in a cookie, 请输入搜索内容, the columns of each document type, 查看 downloading one
 // file or listing several, a hostile article's preview that runs nothing, the 新增文件 rule, and
 // add / edit / delete through the 900px 文章目录详情 dialog.

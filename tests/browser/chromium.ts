@@ -1,7 +1,7 @@
 // Debian's Chromium flags, apart from helpers.ts so that scripts outside vitest (npm run bench:ui)
 // launch it the same way.
 
-/** DESIGN.md "Chromium": without the networking flags it stalls on this closed network. */
+/** Without the networking flags, Chromium stalls on this closed network. */
 export const CHROMIUM_ARGS = [
   '--headless',
   '--no-sandbox',

@@ -1,4 +1,4 @@
-// 分类管理 (SPEC.md 2.9) on both routes: /Knowledge/Article/ClassifyManage/0 (document catalogues,
+// 分类管理 on both routes: /Knowledge/Article/ClassifyManage/0 (document catalogues,
 // /Xcx1/) and /Knowledge/TYKJ/ClassifyManage?type=0 (unified answers, /Xcx3/). Add at the top
 // level, 查看下一级 goes to ?code=<ScCode>, a child is added, edited and deleted there, 返回 goes
 // back, then the top-level row is edited and deleted.

@@ -1,4 +1,4 @@
-// 常用网站管理 (SPEC.md 2.5, 4): add a website; sort mode with its hint, a row dragged with the
+// 常用网站管理: add a website; sort mode with its hint, a row dragged with the
 // mouse and one moved with the keyboard (space, arrow, space); 保存 keeps the order across a
 // reload; 取消 leaves the order as it was.
 import type { Locator, Page } from 'playwright-core';

@@ -1,4 +1,4 @@
-// 视频学习编辑, 在线视频 and 视频详情 (SPEC.md 2.1–2.3, 4–6, 8, 9): a video checked in the browser
+// 视频学习编辑, 在线视频 and 视频详情: a video checked in the browser
 // (HEVC refused before a byte is sent), uploaded in parts with its progress, cancelled without a
 // trace, then played; likes, comments, handouts, the same-category list with the play count, and
 // the ownership rule for a member's 编辑 / 删除.

@@ -1,4 +1,4 @@
-// 视频分类 (SPEC.md 2.4, 4, 8): add and edit through the 500px 详情 dialog, which neither Escape nor
+// 视频分类: add and edit through the 500px 详情 dialog, which neither Escape nor
 // a click outside closes; delete after the 提示 confirmation; a category that still has videos
 // is refused with the server's 409 message.
 import type { Request } from 'playwright-core';

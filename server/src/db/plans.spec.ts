@@ -1,6 +1,6 @@
-// Every default ordering of SPEC.md section 9, with each filter a screen sends, is read from an
-// index in order: SQLite's plan must not sort in a temporary B-tree (which would read every row
-// of a million before returning 15).
+// Every default ordering (each descriptor's defaultOrder), with each filter a screen sends, is
+// read from an index in order: SQLite's plan must not sort in a temporary B-tree (which would read
+// every row of a million before returning 15).
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

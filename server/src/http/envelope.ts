@@ -1,4 +1,4 @@
-// The success envelope of API.md.
+// The success envelope of docs/api.md.
 export const MSG_OK = '操作成功!';
 export const MSG_DELETED = '删除成功!';
 export const MSG_PUBLISHED = '发布成功!';

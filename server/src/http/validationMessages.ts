@@ -1,4 +1,4 @@
-// Turns Ajv's validation errors into the field errors of API.md, in Chinese.
+// Turns Ajv's validation errors into the field errors of docs/api.md, in Chinese.
 import type { FieldError } from '../errors';
 
 interface AjvError {
@@ -16,7 +16,7 @@ function fieldOf(error: AjvError): string {
   return path.split('/')[0] || 'body';
 }
 
-/** Messages for a missing required field, where SPEC.md names one. */
+/** Messages for a missing required field that has a wording of its own. */
 const REQUIRED_MESSAGES: Record<string, string> = { VdUrl: '请上传视频!' };
 
 function messageOf(error: AjvError, field: string): string {

@@ -1,4 +1,4 @@
-// One error handler for the whole API: every failure is the envelope of API.md with a Chinese
+// One error handler for the whole API: every failure is the envelope of docs/api.md with a Chinese
 // message; 5xx details are logged, never sent.
 import type { Socket } from 'node:net';
 import fp from 'fastify-plugin';

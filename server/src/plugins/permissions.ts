@@ -41,7 +41,7 @@ export async function requireAnyCode(
   return member;
 }
 
-/** The ownership rule of SPEC.md section 6 on a loaded row. */
+/** The ownership rule (ownsRecord in schemas/permissions.ts) on a loaded row. */
 export function requireOwnership(member: MemberRow, resource: string, row: Record<string, unknown>): void {
   if (!ownsRecord(toCurrentMember(member), resource, row)) {
     throw forbidden(resource === 'videoComment' ? '只能删除自己发表的评论' : '只能修改或删除自己创建的记录');

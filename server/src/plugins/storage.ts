@@ -2,8 +2,8 @@
 // (PUT /upload/<key>), parts of multipart uploads (PUT /upload-part/<uploadId>/<partNumber>), and
 // serves stored files with Range support (GET/HEAD /files/<key>).
 //
-// The routes below carry their own small error handler (same envelope as API.md), so the plugin
-// works in a bare app (tests) as well as under the app's global handler.
+// The routes below carry their own small error handler (the same envelope as every other call), so
+// the plugin works in a bare app (tests) as well as under the app's global handler.
 import { mkdir, readdir, rm, stat } from 'node:fs/promises';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';

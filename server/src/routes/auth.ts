@@ -1,4 +1,4 @@
-// Login, logout and the current member (API.md "Login and the current member").
+// Login, logout and the current member (docs/api.md).
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { createSession, endSession, toCurrentMember } from '../auth/members';
 import { dummyHash, verifyPassword } from '../auth/password';

@@ -1,4 +1,4 @@
-// The ordinary list / single / add / update / delete calls of SPEC.md section 7, generated from
+// The ordinary list / single / add / update / delete calls of docs/api.md, generated from
 // the resource descriptors. Calls listed in `handWritten` are left to their own modules. Every
 // write passes the member to the repository, which logs it in the same transaction (audit log).
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
@@ -23,7 +23,7 @@ import { checkDelete, prepareWrite, present } from './rules';
 
 type Params = Record<string, unknown>;
 
-/** Resources whose rows obey the ownership rule on these actions (SPEC.md section 6). */
+/** Resources whose rows obey the ownership rule on these actions (schemas/permissions.ts). */
 const OWNED: Record<string, readonly Action[]> = { video: ['edit', 'delete'] };
 
 /** Registers a read call for GET (query string) and POST (JSON body), sharing one handler. */

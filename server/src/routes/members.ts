@@ -1,4 +1,4 @@
-// Member administration (API.md "Members"): administrators only. Passwords are hashed and never
+// Member administration (docs/api.md): administrators only. Passwords are hashed and never
 // returned; a password change, disabling (停用) or deletion ends that member's sessions at once.
 // Every change is logged in its own transaction (audit log), a new password only as "changed".
 import type { FastifyInstance } from 'fastify';

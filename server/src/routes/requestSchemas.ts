@@ -5,7 +5,7 @@ import type { ObjectSchema, ResourceDescriptor } from '../../../schemas/descript
 
 type Props = Record<string, unknown>;
 
-/** Every row of a list in one call is bounded by this (API.md: All=1 has a server maximum). */
+/** Every row of a list in one call is bounded by this (docs/api.md: All=1 has a server maximum). */
 export const MAX_ALL_ROWS = 20000;
 export const MAX_PAGE_SIZE = 100;
 /** Ids are 32-bit (PostgreSQL `serial`): a larger one is refused, not sent to the database to fail there. */

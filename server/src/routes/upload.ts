@@ -1,4 +1,4 @@
-// SignUpload (API.md "Uploads"): checks the kind's limits, lets the server choose the key, and
+// SignUpload (docs/api.md, "Uploads"): checks the kind's limits, lets the server choose the key, and
 // returns how the browser sends the bytes to storage.
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { ok } from '../http/envelope';

@@ -20,7 +20,7 @@ const listSchema = { type: 'array', items: entrySchema, minItems: 1, maxItems: 5
 
 const sortBody = {
   type: 'object',
-  // SPEC.md: modelList is "a JSON list"; legacy clients send it as JSON text, others as an array.
+  // modelList is a JSON list; legacy clients send it as JSON text, others as an array.
   properties: { modelList: { anyOf: [listSchema, { type: 'string', maxLength: 500000 }] } },
   required: ['modelList'],
   additionalProperties: false,

@@ -1,4 +1,4 @@
-// Picks the storage driver named by STORAGE (API.md): files on this server's disk, or a bucket.
+// Picks the storage driver named by STORAGE (docs/storage.md): files on this server's disk, or a bucket.
 import type { Config } from '../config';
 import { LocalStorage } from './local';
 import type { StorageDriver } from './types';

@@ -1,4 +1,4 @@
-// Per-kind upload rules (API.md "Uploads"). The server decides the key and the content type; the
+// Per-kind upload rules (docs/api.md, "Uploads"). The server decides the key and the content type; the
 // client only tells what it intends to send, and the bytes are checked again where they arrive.
 import { randomUUID } from 'node:crypto';
 import type { ModuleKey } from '../../../schemas/descriptor';

@@ -1,4 +1,4 @@
-// The category tree of the article screens (SPEC.md 2.7, 2.8).
+// The category tree of the article screens.
 //
 // Why our own tree on @tanstack/react-virtual rather than react-arborist (used before): with
 // 10,000 categories react-arborist built its whole node model (one class instance with bound
@@ -132,7 +132,7 @@ interface TreeRowsProps {
 function TreeRows({ root, selected, onSelect, labelledBy }: TreeRowsProps) {
   const idPrefix = useId();
   const paneRef = useRef<HTMLDivElement | null>(null);
-  // Every node starts open (SPEC.md 2.8): what the user closed is remembered, not what is open.
+  // Every node starts open: what the user closed is remembered, not what is open.
   const [closed, setClosed] = useState<ReadonlySet<string>>(() => new Set());
   const rows = useMemo(() => visibleRows(root, closed), [root, closed]);
   const [focused, setFocused] = useState<string | null>(null);

@@ -1,4 +1,4 @@
-// Category trees of SPEC.md section 3: built from ScCode / ScFatherCode, siblings ordered by
+// Category trees, built from ScCode / ScFatherCode, siblings ordered by
 // SC_SORT, under one root node 全部 (code '0'). Pure, so that it is tested without rendering.
 import { ROOT_CODE } from '../../../schemas/standardClassify';
 

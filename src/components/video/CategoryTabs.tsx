@@ -8,7 +8,7 @@ import { VIDEO_TYPES_QUERY } from '../../screenQueries';
 
 export type VideoTypeRecord = VideoType & RaRecord;
 
-/** Every video category, VDT_SORT ASC (SPEC.md 7: GetVideoTypeListInAdmin All=1). */
+/** Every video category, VDT_SORT ASC (GetVideoTypeListInAdmin with All=1). */
 export function useVideoTypes() {
   return useGetList<VideoTypeRecord>('videoType', VIDEO_TYPES_QUERY);
 }
@@ -34,7 +34,7 @@ export function useSelectedCategory(types: readonly VideoTypeRecord[] | undefine
 }
 
 /**
- * One tab per video category, the first active by default (SPEC.md 2.1 and 2.2), and the
+ * One tab per video category, the first active by default, and the
  * content of the selected one (rendered with its code).
  */
 export function CategoryTabs({ children }: { children: (vdtCode: string) => ReactNode }) {

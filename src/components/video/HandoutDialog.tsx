@@ -9,7 +9,7 @@ export function openFile(url: string): void {
 }
 
 /**
- * 讲义下载 (SPEC.md 2.3): the handouts' names, each with 下载 opening the file in a new window.
+ * 讲义下载: the handouts' names, each with 下载 opening the file in a new window.
  * The entries come from parseFileList, so their URLs are checked http(s) or /files/ paths.
  */
 export function HandoutDialog({ files, open, onClose }: { files: readonly FileEntry[]; open: boolean; onClose: () => void }) {

@@ -1,4 +1,4 @@
-// The playback dialog of 在线视频 (SPEC.md 2.2): the player in a dialog that Escape and a click
+// The playback dialog of 在线视频: the player in a dialog that Escape and a click
 // outside do not close; closing it pauses the video. video.js loads only when a dialog opens.
 import { lazy, Suspense, useRef } from 'react';
 import CloseIcon from '@mui/icons-material/Close';

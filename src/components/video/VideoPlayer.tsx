@@ -12,18 +12,18 @@ type Player = ReturnType<typeof videojs>;
 /** Only a stored-file URL (http(s) or /files/…) reaches the media element, whatever a record holds. */
 const FILE_URL = new RegExp(FILE_URL_PATTERN, 'i');
 
-/** SPEC.md 8: the video cannot be played. */
+/** The product's message for a video that cannot be played. */
 export const UNPLAYABLE_MESSAGE = '该视频暂时无法播放，请稍后再试';
 
-// video.js's own Chinese messages, plus the message of SPEC.md 8 for its English key.
+// video.js's own Chinese messages, plus the unplayable-video message for its English key.
 videojs.addLanguage('zh-CN', {
   ...zhCN,
   'This video cannot be played at the moment, please try again later': UNPLAYABLE_MESSAGE,
 });
 
 /**
- * SPEC.md 1 and 9. inactivityTimeout is the one timing video.js takes as an option; the others of
- * section 9 are video.js's built-in behaviour: activity polled every 250 ms, resize handling
+ * The player's options. inactivityTimeout is the one timing video.js takes as an option; the other
+ * timings are video.js's built-in behaviour: activity polled every 250 ms, resize handling
  * debounced 100 ms, caption font sizes 50% to 400%, arrow keys seek 5 s on the progress bar and
  * change the volume by 0.1 on the volume bar.
  */
@@ -83,7 +83,7 @@ export default function VideoPlayer({ src, poster, title, onReady }: VideoPlayer
     player.pause();
     if (!FILE_URL.test(src)) {
       // A record not written by this server (legacy, imported, tampered with): show the message.
-      // Code 4 (source not supported) shows notSupportedMessage, the message of SPEC.md 8.
+      // Code 4 (source not supported) shows notSupportedMessage, UNPLAYABLE_MESSAGE.
       player.error(4);
       return;
     }

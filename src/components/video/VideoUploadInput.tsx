@@ -8,7 +8,7 @@ import { checkVideoFile, VIDEO_REQUIREMENT } from './mp4Check';
 import { VideoCover } from './VideoCover';
 import { startVideoUpload, UploadCancelled, type VideoUpload } from './videoUpload';
 
-/** SPEC.md 5 and 8: a video must be uploaded before the form is sent. */
+/** A video must be uploaded before the form is sent. */
 export const VIDEO_REQUIRED_MESSAGE = '请上传视频!';
 export const requireVideo: Validator = (value: unknown) =>
   typeof value === 'string' && value !== '' ? undefined : VIDEO_REQUIRED_MESSAGE;

@@ -1,4 +1,4 @@
-// The video requirement of SPEC.md 5 and 9 (MP4 under 500 MB, H.264 video, AAC audio), checked in
+// The video requirement (MP4 under 500 MB, H.264 video, AAC audio), checked in
 // the browser before a byte is sent. The codecs come from the file's own boxes (moov/trak/stsd),
 // parsed by mp4box from a few slices of the file: never the whole file.
 import type { Movie } from 'mp4box';

@@ -88,7 +88,7 @@ function Catalogue({ type }: { type: number }) {
   );
 }
 
-/** 标准图集 / 法律法规 / 造价刊物 / 公司通用文档 (SPEC.md 2.7), by the query `type`. */
+/** 标准图集 / 法律法规 / 造价刊物 / 公司通用文档, by the query `type`. */
 export default function ArticleCatalogue() {
   const [params] = useSearchParams();
   const type = toPageType(params.get('type'));

@@ -40,7 +40,7 @@ function ContentTypeToggle({ label }: { label: string }) {
 }
 
 /**
- * The 文章目录详情 form of SPEC.md 3 for a document type: 文号 on 法律法规 only, 是否置顶 on
+ * The 文章目录详情 form for a document type: 文号 on 法律法规 only, 是否置顶 on
  * 标准图集 and 造价刊物 only, and files or rich text by the content type.
  */
 export function ArticleInputs({ descriptor, type }: { descriptor: ResourceDescriptor; type: number }) {

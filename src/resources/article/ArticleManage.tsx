@@ -117,7 +117,7 @@ function Manage({ service, type }: { service: ArticleService; type: number }) {
 }
 
 /**
- * 文章目录管理 (SPEC.md 2.8) and the 统一口径 articles' management: the tree, the selected
+ * 文章目录管理 and the 统一口径 articles' management: the tree, the selected
  * category's articles (15 a page), 新增文件 under a category, the 900px 文章目录详情 dialog.
  */
 export function ArticleManageScreen({ service }: { service: ArticleService }) {

@@ -1,4 +1,4 @@
-// 查看 of an article (SPEC.md 2.7, 4): the 文件下载 dialog, the 840px 预览 dialog, and the hook
+// 查看 of an article: the 文件下载 dialog, the 840px 预览 dialog, and the hook
 // choosing between them and a direct download.
 import { useCallback, useId, useState, type ReactNode } from 'react';
 import CloseIcon from '@mui/icons-material/Close';

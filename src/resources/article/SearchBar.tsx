@@ -11,7 +11,7 @@ export interface AppliedSearch {
 }
 
 /**
- * A field selector, the text, 搜索 and 重置 (SPEC.md 2.6, 2.7, 5). An empty text says
+ * A field selector, the text, 搜索 and 重置. An empty text says
  * 请输入搜索内容 and sends nothing.
  */
 export function SearchBar({

@@ -1,4 +1,4 @@
-// The pure rules of the article screens (SPEC.md 2.7, 2.8, 3, 4, 9): which columns and search
+// The pure rules of the article screens: which columns and search
 // fields a document type shows, the remembered page size, what 查看 does, which form fields show.
 import type { ListColumn } from '../../../schemas/descriptor';
 import { FILE_URL_PATTERN } from '../../../schemas/fields';
@@ -56,11 +56,11 @@ export function searchText(value: string): string | null {
   return text === '' ? null : text;
 }
 
-// ---- page size of the viewer (SPEC.md 9): its own module, read by the entry too (screenQueries.ts) ----
+// ---- page size of the viewer: its own module, read by the entry too (screenQueries.ts) ----
 
 export * from './pageSize';
 
-// ---- 查看 (SPEC.md 4) ----
+// ---- 查看 ----
 
 export type ViewAction =
   | { kind: 'download'; file: FileEntry }
@@ -101,7 +101,7 @@ export function downloadFile(file: FileEntry, doc: Document = document): boolean
   return true;
 }
 
-// ---- the 文章目录详情 form (SPEC.md 3) ----
+// ---- the 文章目录详情 form ----
 
 /** SaType: 0 file upload (文件上传), 1 edited article (在线编辑). */
 export const CONTENT_TYPES = [

@@ -1,4 +1,4 @@
-// The article viewer's page size (SPEC.md 9), remembered in a cookie for a year.
+// The article viewer's page size, remembered in a cookie for a year.
 import { readSettingCookie, saveSettingCookie } from '../../ssr/requestCookies';
 
 export const PAGE_SIZES = [8, 10, 12, 15, 20, 50] as const;

@@ -3,7 +3,7 @@ import { SchemaInputs } from '../../components/SchemaInputs';
 import { fieldTitle } from '../../components/schemaFields';
 import { UploadInput } from '../../components/UploadInput';
 
-/** Form fields of SPEC.md 3 for a classification; the parent and the page type come from the route. */
+/** Form fields of a classification; the parent and the page type come from the route. */
 export function ClassifyInputs({ descriptor }: { descriptor: ResourceDescriptor }) {
   return (
     <SchemaInputs

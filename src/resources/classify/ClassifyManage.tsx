@@ -29,7 +29,7 @@ function TypeTabs({ service, type }: { service: ClassifyService; type: number })
 }
 
 /**
- * 分类管理 (SPEC.md 2.9) on both legacy routes: /Knowledge/Article/ClassifyManage/:type (Xcx1) and
+ * 分类管理 on both legacy routes: /Knowledge/Article/ClassifyManage/:type (Xcx1) and
  * /Knowledge/TYKJ/ClassifyManage?type= (Xcx3). `code` in the query is the parent shown.
  */
 export default function ClassifyManage({ service }: { service: ClassifyService }) {

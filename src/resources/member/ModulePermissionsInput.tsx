@@ -30,7 +30,7 @@ export function toggleCode(text: string | undefined, code: PermissionCode, on: b
   return PERMISSION_CODES.filter((c) => codes.has(c)).join(',');
 }
 
-/** One row of checkboxes per module; each module's codes stored as the comma string of API.md. */
+/** One row of checkboxes per module; each module's codes stored as the comma string of docs/api.md. */
 export function ModulePermissionsInput({ source = 'Modules' }: { source?: string }) {
   const { field } = useInput({ source, defaultValue: {} });
   const isAdmin = useWatch({ name: 'IsAdmin' }) === 1;

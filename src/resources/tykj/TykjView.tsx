@@ -162,7 +162,7 @@ function Tykj({ type }: { type: number }) {
   );
 }
 
-/** 统一口径 (SPEC.md 2.6), with its query ScCode (and the page `type`, default 0). */
+/** 统一口径, with its query ScCode (and the page `type`, default 0). */
 export default function TykjView() {
   const [params] = useSearchParams();
   const type = toPageType(params.get('type'));

@@ -13,7 +13,7 @@ const UsewebSort = lazyPart(() => import('./UsewebSort').then((m) => m.UsewebSor
 
 const inputs = <SchemaInputs descriptor={usewebResource} fields={['UwName', 'UwUrl', 'UwSort']} />;
 
-/** 常用网站管理 (SPEC.md 2.5): every website (All=1), 排序 (code a) and 新增. */
+/** 常用网站管理: every website (All=1), 排序 (code a) and 新增. */
 export default function UsewebList() {
   const [sorting, setSorting] = useState(false);
   const can = useAccess(usewebResource.resource);

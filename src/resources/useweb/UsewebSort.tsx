@@ -32,7 +32,7 @@ type Site = RaRecord & Useweb;
 
 export const SORT_HINT = '拖动行进行排序，排序完成后点右上角保存';
 
-/** UpdateUsewebSort's modelList: the shown order, numbered from 1 (SPEC.md 7 and 9). */
+/** UpdateUsewebSort's modelList: the shown order, numbered from 1. */
 export function toModelList(sites: readonly Pick<Site, 'Id'>[]): { Id: number; UwSort: number }[] {
   return sites.map((site, index) => ({ Id: Number(site.Id), UwSort: index + 1 }));
 }
@@ -162,7 +162,7 @@ function SortableSites({ initial, onLeave }: { initial: Site[]; onLeave: (saved:
 }
 
 /**
- * Sort mode of 常用网站管理 (SPEC.md 2.5 and 4): a copy of every website, reordered by mouse or
+ * Sort mode of 常用网站管理: a copy of every website, reordered by mouse or
  * keyboard; 保存 sends the order, 取消 leaves without sending (the table keeps its order).
  */
 export function UsewebSort({ onLeave }: { onLeave: (saved: boolean) => void }) {

@@ -4,7 +4,7 @@ import { fieldTitle } from '../../components/schemaFields';
 import { UploadInput } from '../../components/UploadInput';
 import { VideoUploadInput } from '../../components/video/VideoUploadInput';
 
-/** Form of SPEC.md 2.1 and 3: name, speaker, date, pinned switch, the video, the handouts. */
+/** The video form: name, speaker, date, pinned switch, the video, the handouts. */
 export function VideoInputs() {
   return (
     <SchemaInputs

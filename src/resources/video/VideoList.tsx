@@ -8,7 +8,7 @@ import { lazyPart, usePreloadWhenIdle } from '../../components/lazyPart';
 const VideoInputs = lazyPart(() => import('./VideoInputs').then((m) => m.VideoInputs));
 
 /**
- * 视频学习编辑 (SPEC.md 2.1): a tab per category; its videos 15 a page, pinned first then newest
+ * 视频学习编辑: a tab per category; its videos 15 a page, pinned first then newest
  * (IS_TOP DESC, VD_TIME DESC); 添加 with code 1; 编辑 / 删除 with codes 3 / 4 on videos the member
  * created (administrators: all), through canAccess with the row; the 600px 详情 dialog.
  */

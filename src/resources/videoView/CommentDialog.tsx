@@ -18,7 +18,7 @@ function SubmitButton({ pending }: { pending: boolean }) {
 }
 
 /**
- * 发表评论 (SPEC.md 2.3, 4, 5): opens empty; a rich-text editor whose placeholder asks to obey
+ * 发表评论: opens empty; a rich-text editor whose placeholder asks to obey
  * internet laws; sent only when not empty; on success 发布成功!, the dialog closes and the list
  * reloads. Kept open while sending, so that a refused comment is not lost.
  */

@@ -12,7 +12,7 @@ import {
   RichTextInputToolbar,
 } from 'ra-input-rich-text';
 
-/** SPEC.md 2.3: the placeholder of the comment editor. */
+/** The placeholder of the comment editor. */
 export const COMMENT_PLACEHOLDER = '请遵守互联网相关法律法规，严禁发布色情、暴力、反动等内容';
 
 const editorOptions = {

@@ -16,14 +16,14 @@ import { PATHS } from '../../navigation';
 
 export type VideoRecord = Video & RaRecord;
 
-/** The details route of SPEC.md 2.3 for a video. */
+/** The 视频详情 route of a video. */
 export function detailsPath(video: Pick<Video, 'Id' | 'VdtCode'>): string {
   const query = new URLSearchParams({ Id: String(video.Id ?? ''), VdtCode: video.VdtCode });
   return `${PATHS.videoDetails}?${query.toString()}`;
 }
 
 /**
- * A card of 在线视频 (SPEC.md 2.2): cover, name, speaker, likes, update time, 点击量, and a 讲义
+ * A card of 在线视频: cover, name, speaker, likes, update time, 点击量, and a 讲义
  * link when the video has handouts; the card opens the video's details, 播放 plays it in a dialog.
  */
 export function VideoCard({ video }: { video: VideoRecord }) {

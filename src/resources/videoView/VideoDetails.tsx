@@ -43,7 +43,7 @@ function toId(value: string | null): number {
 }
 
 /**
- * 视频详情 (SPEC.md 2.3) at /Knowledge/VideoView/Details?Id=&VdtCode=: a title bar with 返回; the
+ * 视频详情 at /Knowledge/VideoView/Details?Id=&VdtCode=: a title bar with 返回; the
  * same category's videos on the left (30); the player, 评论, 讲义下载, likes, play count and the
  * comments in the main area.
  */

@@ -34,7 +34,7 @@ function Grid() {
   );
 }
 
-/** 在线视频 (SPEC.md 2.2): tabs by category, a grid of video cards with the legacy pager. */
+/** 在线视频: tabs by category, a grid of video cards with the legacy pager. */
 export default function VideoViewList() {
   return (
     <Box sx={{ pb: 2 }}>

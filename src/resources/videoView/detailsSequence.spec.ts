@@ -124,7 +124,7 @@ describe('the legacy calls of the details page', () => {
     return { client, sent };
   }
 
-  it('sends the requests of SPEC.md 7 exactly', async () => {
+  it('lists the comments and the side list with the legacy parameters and orders', async () => {
     const { client, sent } = mockClient([]);
     const api = detailsApi(legacyDataProvider('', client));
     await api.getComments('V1');

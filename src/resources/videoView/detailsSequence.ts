@@ -1,4 +1,4 @@
-// The order of calls of the video details page (SPEC.md 4 and 7), kept apart from React so that
+// The order of calls of the video details page, kept apart from React so that
 // it can be tested with a fake dataProvider: when the Id changes the play count goes up, THEN the
 // video is reloaded, THEN its comments; a failed play count stops the reload.
 import type { RaRecord } from 'react-admin';
@@ -8,9 +8,9 @@ import type { Video, VideoComment } from '../../../schemas/types';
 export type VideoRecord = Video & RaRecord;
 export type CommentRecord = VideoComment & RaRecord;
 
-/** SPEC.md 7: the side list of the details page. */
+/** Rows of the details page's side list (the same category's videos). */
 export const SIDE_LIST_SIZE = 30;
-/** SPEC.md 8: the play-count call failed; the details reload stops. */
+/** The message when the play-count call failed; the details reload stops. */
 export const PLAY_COUNT_FAILED = '更新视频播放量失败';
 
 export class PlayCountError extends Error {
@@ -120,12 +120,12 @@ export function withFloors(comments: readonly CommentRecord[]): NumberedComment[
   return comments.map((c, index) => ({ ...c, floor: comments.length - index }));
 }
 
-/** SPEC.md 2.3: a comment without an author name shows 管理员. */
+/** A comment without an author name shows 管理员. */
 export function authorOf(comment: Pick<VideoComment, 'AuName'>): string {
   return comment.AuName && comment.AuName.trim() !== '' ? comment.AuName : '管理员';
 }
 
-/** Rich text with no visible text and no image is empty (SPEC.md 5: submitted only when non-empty). */
+/** Rich text with no visible text and no image is empty (a comment is sent only when not empty). */
 export function isEmptyRichText(html: string | null | undefined): boolean {
   if (!html) return true;
   if (/<img\b/i.test(html)) return false;

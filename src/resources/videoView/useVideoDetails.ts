@@ -29,7 +29,7 @@ const messageOf = (error: unknown, fallback: string) =>
   error instanceof Error && error.message ? error.message : fallback;
 
 /**
- * The details page's data for `?Id=&VdtCode=` (SPEC.md 4): on a new Id the play count, then the
+ * The details page's data for `?Id=&VdtCode=`: on a new Id the play count, then the
  * video, then its comments; the side list reloads only when VdtCode changes, otherwise its current
  * item's play count goes up locally.
  */
