@@ -41,10 +41,9 @@ export function modulesFor(descriptor: ResourceDescriptor, action: Action): Modu
 /** Ownership rule: videos by their creator, comments by their author; admins always. */
 export function ownsRecord(member: PermissionHolder, resource: string, record: Record<string, unknown>): boolean {
   if (member.IsAdmin === 1) return true;
-  if (resource === 'video') {
-    if (typeof record.CreateAuCode === 'string' && record.CreateAuCode !== '') return record.CreateAuCode === member.AuCode;
-    return record.CreateUser === member.AuName;
-  }
+  // By member code only: display names are not unique. A row without a creator code (demo data,
+  // imported legacy rows) has no known owner, so only administrators may change it.
+  if (resource === 'video') return typeof record.CreateAuCode === 'string' && record.CreateAuCode !== '' && record.CreateAuCode === member.AuCode;
   if (resource === 'videoComment') return record.AuCode === member.AuCode;
   return true;
 }

@@ -143,10 +143,11 @@ describe('ownership', () => {
     expect(canAccess(editor, { resource: 'video', action: 'delete', record: theirs })).toBe(false);
   });
 
-  it('falls back to the creator name for rows without a creator code', () => {
-    expect(canAccess(editor, { resource: 'video', action: 'edit', record: { CreateAuCode: '', CreateUser: '张三' } })).toBe(true);
-    expect(canAccess(editor, { resource: 'video', action: 'edit', record: { CreateUser: '李四' } })).toBe(false);
+  it('leaves rows without a creator code to administrators, even when the creator name matches', () => {
+    expect(canAccess(editor, { resource: 'video', action: 'edit', record: { CreateAuCode: '', CreateUser: '张三' } })).toBe(false);
+    expect(canAccess(editor, { resource: 'video', action: 'delete', record: { CreateUser: '张三' } })).toBe(false);
     expect(canAccess(editor, { resource: 'video', action: 'delete', record: {} })).toBe(false);
+    expect(canAccess(ADMIN, { resource: 'video', action: 'edit', record: { CreateAuCode: '', CreateUser: '张三' } })).toBe(true);
   });
 
   it('still needs the code on an owned video', () => {

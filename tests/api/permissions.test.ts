@@ -100,6 +100,21 @@ describe('ownership', () => {
     expect((await creator.call('/Ajax/DelVideo', { Id: mine.Id })).status).toBe(200);
   });
 
+  it('keeps a video without a creator code (a legacy or demo row) for administrators, whatever the display name', async () => {
+    // Display names are not unique: a member named as the row's creator is not its creator.
+    const namesake = await server.member({ video: '1,2,3,4' }, { AuName: '管理员' });
+    const legacy = (
+      await admin.call<{ Id: number }>('/Ajax/AddVideo', { VdtCode: vdtCode, VdName: '旧视频', VdUrl: 'https://e.com/old.mp4' })
+    ).body.data;
+    await (server.app.database.db as any).updateTable('VIDEO').set({ CREATE_AU_CODE: '', CREATE_USER: '管理员' }).where('ID', '=', legacy.Id).execute();
+    expect((await namesake.call('/Ajax/UpdateVideo', { Id: legacy.Id, VdName: '冒名改' })).status).toBe(403);
+    expect((await namesake.call('/Ajax/DelVideo', { Id: legacy.Id })).status).toBe(403);
+    const stored = (await admin.call<{ VdName: string }>('/Ajax/GetSingleVideoInAdmin', { Id: legacy.Id })).body.data;
+    expect(stored.VdName).toBe('旧视频');
+    expect((await admin.call('/Ajax/UpdateVideo', { Id: legacy.Id, VdName: '管理员改' })).status).toBe(200);
+    expect((await admin.call('/Ajax/DelVideo', { Id: legacy.Id })).status).toBe(200);
+  });
+
   it('lets only the author or an administrator delete a comment', async () => {
     const v = (await admin.call<{ VdCode: string }>('/Ajax/GetSingleVideoInAdmin', { Id: videoId })).body.data;
     const author = await server.member({ videoView: '1,2' });
