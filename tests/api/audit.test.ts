@@ -361,6 +361,13 @@ describe('reading the log', () => {
     await check({ AtTo: middle.At }, (e) => e.At <= middle.At);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
     expect((await entries({ AtFrom: tomorrow })).total).toBe(0);
+    // Open-ended ranges at the ends of the calendar: the day after 9999-12-31 is past what a
+    // stored time can be, not a text that sorts before every entry.
+    await check({ AtTo: '9999-12-31' }, () => true);
+    await check({ AtFrom: '0000-01-01', AtTo: '9999-12-31T23:59:59Z' }, () => true);
+    await check({ AtTo: '9999-12-31T23:00:00-05:00' }, () => true);
+    expect((await entries({ AtFrom: '9999-12-31T23:00:00-05:00' })).total).toBe(0);
+    expect((await entries({ AtTo: '0000-01-01T00:00:00+05:00' })).total).toBe(0);
     expect((await entries({ Resource: 'video', RecordName: '没有这个名字' })).total).toBe(0);
     // A paged filtered list counts only the matching entries.
     const paged = await entries({ Resource: 'useweb', pageSize: 2 });
@@ -375,6 +382,7 @@ describe('reading the log', () => {
       [{ AtFrom: 'yesterday' }, 'AtFrom'],
       [{ AtTo: '2026-13-45' }, 'AtTo'],
       [{ AtFrom: '2026-02-01', AtTo: '2026-01-01' }, 'AtTo'],
+      [{ AtFrom: '2026-01-02', AtTo: '2026-01-01' }, 'AtTo'],
       [{ pageSize: 1000 }, 'pageSize'],
       [{ OrderName: 'PASSWORD_HASH DESC' }, 'OrderName'],
     ] as const) {

@@ -39,18 +39,35 @@ export const auditListSchema = {
 
 const TIME_MSG = '时间格式应为YYYY-MM-DD或ISO 8601时间';
 
+/** The times a stored entry can have: toISOString's four-digit years, whose text order is time order. */
+const FIRST_TIME = Date.parse('0000-01-01T00:00:00.000Z');
+const LAST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
+
 /**
  * A bound of the range as stored text (toISOString, so text order is time order). A bare day is
- * inclusive: from its start, or up to the start of the next day (exclusive).
+ * inclusive: from its start, or up to the start of the next day (exclusive). A bound past either end
+ * of the four-digit calendar is no bound on its open side (AtTo=9999-12-31) and an empty range on
+ * the other: toISOString writes such years as "+010000" or "-000001", whose text does not sort as time.
  */
 function bound(value: unknown, field: 'AtFrom' | 'AtTo'): { at: string; inclusive: boolean } | undefined {
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   const text = value.trim();
-  const time = new Date(DAY.test(text) ? `${text}T00:00:00Z` : text);
-  if (Number.isNaN(time.getTime())) throw badRequest(`${field}：${TIME_MSG}`, [{ field, msg: TIME_MSG }]);
-  if (field === 'AtTo' && DAY.test(text)) return { at: new Date(time.getTime() + 86_400_000).toISOString(), inclusive: false };
-  return { at: time.toISOString(), inclusive: true };
+  const start = new Date(DAY.test(text) ? `${text}T00:00:00Z` : text).getTime();
+  if (Number.isNaN(start)) throw badRequest(`${field}：${TIME_MSG}`, [{ field, msg: TIME_MSG }]);
+  const exclusiveEnd = field === 'AtTo' && DAY.test(text);
+  const time = exclusiveEnd ? start + 86_400_000 : start;
+  if (field === 'AtTo') {
+    if (time > LAST_TIME) return undefined;
+    if (time < FIRST_TIME) return { at: new Date(FIRST_TIME).toISOString(), inclusive: false };
+  } else {
+    if (time < FIRST_TIME) return undefined;
+    if (time > LAST_TIME) return { at: new Date(LAST_TIME).toISOString(), inclusive: false };
+  }
+  return { at: new Date(time).toISOString(), inclusive: !exclusiveEnd };
 }
+
+/** A range that holds no time at all: from after to, or from equal to an exclusive to. */
+const emptyRange = (from: { at: string }, to: { at: string; inclusive: boolean }) => from.at > to.at || (from.at === to.at && !to.inclusive);
 
 function present(row: Row): Row {
   let changes: unknown = [];
@@ -68,7 +85,7 @@ export default async function auditLogRoutes(app: FastifyInstance) {
     await requireAdmin(request);
     const from = bound(params.AtFrom, 'AtFrom');
     const to = bound(params.AtTo, 'AtTo');
-    if (from && to && from.at > to.at) {
+    if (from && to && emptyRange(from, to)) {
       throw badRequest('开始时间不能晚于结束时间', [{ field: 'AtTo', msg: '开始时间不能晚于结束时间' }]);
     }
     const all = params.All === 1;
@@ -79,8 +96,9 @@ export default async function auditLogRoutes(app: FastifyInstance) {
       limit: MAX_ALL_ROWS,
     });
     if (from) {
-      rows = rows.where('AT', '>=', from.at);
-      count = count.where('AT', '>=', from.at);
+      const op = from.inclusive ? '>=' : '>';
+      rows = rows.where('AT', op, from.at);
+      count = count.where('AT', op, from.at);
     }
     if (to) {
       const op = to.inclusive ? '<=' : '<';
