@@ -52,6 +52,32 @@ describe('NUL characters (PostgreSQL refuses them in text: once a 500 there)', (
   });
 });
 
+describe('bidirectional controls (U+202E turned 讲义exe.pdf into a disguised link to an .exe)', () => {
+  const controls = ['\u202e', '\u202a', '\u202d', '\u2066', '\u2067', '\u2068', '\u2069', '\u200e', '\u200f', '\u061c'];
+
+  it.each(controls.map((c) => [`U+${c.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`, c]))(
+    '%s is refused in names, file-list names, searches and upload titles',
+    async (_name, c) => {
+      const handouts = (name: string) => JSON.stringify([{ name, url: 'https://e.com/h.pdf' }]);
+      await expectRefused(() => admin.call('/Ajax/AddVideoType', { VdtName: `类型${c}`, VdtSort: 1 }), 'VdtName');
+      await expectRefused(() => admin.call('/Ajax/AddUseweb', { UwName: `网站${c}`, UwUrl: 'https://e.com' }), 'UwName');
+      await expectRefused(() => admin.call('/Ajax/UpdateVideo', { Id: videoId, VdEnclosure: handouts(`课程讲义${c}fdp.exe`) }), 'VdEnclosure');
+      await expectRefused(() => admin.call('/Ajax/GetVideoListInAdmin', { VdtCode: vdtCode, VdName: `视频${c}` }), 'VdName');
+      await expectRefused(
+        () => admin.call('/Ajax/SignUpload', { FileName: `讲义${c}fdp.exe`, Size: 10, ContentType: 'application/pdf', Kind: 'handout' }),
+        'FileName',
+      );
+    },
+  );
+
+  it('are refused in article names and their file lists', async () => {
+    const ScCode = (await admin.call<{ ScCode: string }>('/Xcx1/CreateStandardClassifyInAdmin', { ScName: '分类', type: 0, ScFatherCode: '0' })).body.data.ScCode;
+    await expectRefused(() => admin.call('/Xcx1/AddStandardArticleInAdmin', { ScCode, SaName: '文章\u202eexe.pdf' }), 'SaName');
+    const files = JSON.stringify([{ name: '附件\u202efdp.exe', url: 'https://e.com/a.pdf' }]);
+    await expectRefused(() => admin.call('/Xcx1/AddStandardArticleInAdmin', { ScCode, SaName: '文章', SaPdfUrl: files }), 'SaPdfUrl');
+  });
+});
+
 describe('ids beyond 32 bits and infinite numbers (PostgreSQL integer overflow: once a 500 there)', () => {
   it.each([2 ** 31, 1e10, 1e308])('Id %d is refused on reads, writes and the sort order', async (Id) => {
     await expectRefused(() => admin.call('/Ajax/GetSingleVideoInAdmin', { Id }), 'Id');
