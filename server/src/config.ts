@@ -1,6 +1,6 @@
 // Start-up variables (environment), read once and validated, so a typo fails at start, not at first use.
 import path from 'node:path';
-import { parseAllowedOrigins } from './plugins/security';
+import { parseAllowedHosts, parseAllowedOrigins } from './plugins/security';
 import { partSizeFromEnv } from './storage/multipart';
 
 export interface S3Config {
@@ -43,6 +43,8 @@ export interface Config {
   trustProxy: boolean | number | string;
   /** Other origins allowed to send state-changing calls (ALLOWED_ORIGINS); the server's own always is. */
   allowedOrigins: string[];
+  /** Host names the server answers (ALLOWED_HOSTS); empty: any. */
+  allowedHosts: string[];
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -106,5 +108,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     poolSize,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     allowedOrigins: parseAllowedOrigins(env.ALLOWED_ORIGINS),
+    allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
   };
 }

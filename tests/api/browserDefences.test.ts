@@ -223,3 +223,38 @@ describe('uploaded files never render as a page', () => {
     expect(res.headers.get('x-frame-options')).toBe('DENY');
   });
 });
+
+describe('host names (ALLOWED_HOSTS, against DNS rebinding)', () => {
+  let guarded: TestServer;
+  beforeAll(async () => {
+    guarded = await startServer({ ALLOWED_HOSTS: 'admin.example.cn, .intra.example, 127.0.0.1' });
+  });
+  afterAll(() => guarded?.close());
+
+  const send = (host: string, url = '/Ajax/GetCurrentMember') => guarded.app.inject({ method: 'GET', url, headers: { host } });
+
+  it('answers only the listed host names, with or without a port, and their subdomains for a leading dot', async () => {
+    for (const host of ['admin.example.cn', 'ADMIN.example.cn:8080', 'a.intra.example', 'b.c.intra.example:443', '127.0.0.1:9999']) {
+      expect((await send(host)).statusCode, host).toBe(401);
+    }
+    for (const host of ['evil.example', 'admin.example.cn.evil.example', 'intra.example.evil', 'xintra.example', '', 'admin.example.cn:80:80']) {
+      const res = await send(host);
+      expect(res.statusCode, host).toBe(400);
+      expect(res.json()).toMatchObject({ code: 400, msg: '不允许的主机名' });
+    }
+    // The app's pages too, not only the API.
+    expect((await send('evil.example', '/')).statusCode).toBe(400);
+  });
+
+  it('leaves /health to load balancers, which ask by address', async () => {
+    expect((await send('10.0.0.5:8080', '/health')).statusCode).toBe(200);
+  });
+
+  it('answers any host when unset, and fails at start on a malformed list', async () => {
+    expect((await server.app.inject({ method: 'GET', url: '/health', headers: { host: 'whatever.example' } })).statusCode).toBe(200);
+    expect((await server.app.inject({ method: 'GET', url: '/Ajax/GetCurrentMember', headers: { host: 'whatever.example' } })).statusCode).toBe(401);
+    for (const bad of ['https://admin.example.cn', 'admin.example.cn/x', '*', 'a b']) {
+      expect(() => loadConfig({ ALLOWED_HOSTS: bad }), bad).toThrow(/ALLOWED_HOSTS/);
+    }
+  });
+});

@@ -94,6 +94,40 @@ export function parseAllowedOrigins(value: string | undefined): string[] {
     });
 }
 
+/**
+ * Parses ALLOWED_HOSTS: comma-separated host names (a port is not part of an entry: any port of a
+ * listed name is its), a leading dot for every subdomain of a name (".intra.example"), addresses as
+ * they appear in a Host header. A malformed entry fails at start.
+ */
+export function parseAllowedHosts(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)
+    .map((entry) => {
+      if (!/^\.?(?:[a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/.test(entry)) {
+        throw new Error(`ALLOWED_HOSTS: "${entry}" is not a host name such as admin.example.com or .example.com`);
+      }
+      return entry;
+    });
+}
+
+/** The name of a Host header without its port; undefined when it is not a host name at all. */
+function hostName(header: string | undefined): string | undefined {
+  const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/.exec((header ?? '').toLowerCase());
+  return match?.[1];
+}
+
+/** Whether a Host header names one of the allowed hosts (exactly, or under a leading-dot entry). */
+export function isAllowedHost(header: string | undefined, allowed: readonly string[]): boolean {
+  const name = hostName(header);
+  if (!name) return false;
+  return allowed.some((entry) => (entry.startsWith('.') ? name.endsWith(entry) : name === entry));
+}
+
+export const DISALLOWED_HOST_MESSAGE = '不允许的主机名';
+
 /** Whether a request may change state: same origin as the Host it was sent to, or allowed. */
 export function isSameOriginRequest(request: FastifyRequest, allowed: readonly string[]): boolean {
   const origin = request.headers.origin;
@@ -133,6 +167,18 @@ export default fp<{ config: Config }>(async (app, { config }) => {
   app.addHook('onRequest', (request, reply, done) => {
     securityHeaders(request.raw, reply.raw, (error) => done(error instanceof Error ? error : undefined));
   });
+
+  // DNS rebinding: a hostile name resolved to this server makes its pages same-origin with the
+  // attacker's. With ALLOWED_HOSTS set, only the listed names are answered. /health is left to load
+  // balancers, which ask by address and learn nothing from it.
+  const hosts = config.allowedHosts;
+  if (hosts.length > 0) {
+    app.addHook('onRequest', async (request) => {
+      if (request.url === '/health' || isAllowedHost(request.headers.host, hosts)) return;
+      request.log.warn({ host: request.headers.host }, 'request for a host not in ALLOWED_HOSTS refused');
+      throw new ApiError(400, DISALLOWED_HOST_MESSAGE);
+    });
+  }
 
   const allowed = config.allowedOrigins;
   app.addHook('onRequest', async (request) => {
