@@ -20,6 +20,7 @@ import errorsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/err
 import securityPlugin from './plugins/security';
 import sessionPlugin from './plugins/session';
 import storagePlugin from './plugins/storage';
+import timeoutsPlugin from './plugins/timeouts';
 import routes from './routes/index';
 
 /** Paths owned by the server; everything else that is a GET is a route of the admin app. */
@@ -62,6 +63,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   await app.register(errorsPlugin);
   // Headers (CSP, nosniff, no framing) and the cross-origin write check come before every route.
   await app.register(securityPlugin, { config });
+  // Bodies that trickle in are cut (plugins/timeouts.ts).
+  await app.register(timeoutsPlugin, { config });
   await app.register(databasePlugin, { config });
   await app.register(sessionPlugin, { config });
   const secret = await uploadSecret(app.database);

@@ -45,6 +45,10 @@ export interface Config {
   allowedOrigins: string[];
   /** Host names the server answers (ALLOWED_HOSTS); empty: any. */
   allowedHosts: string[];
+  /** Milliseconds a call's body may take to arrive (BODY_TIMEOUT in seconds, 30). */
+  bodyTimeoutMs: number;
+  /** Slowest average rate, bytes a second, at which an upload's body may arrive (UPLOAD_MIN_RATE, 32768). */
+  uploadMinRate: number;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -63,6 +67,14 @@ function trustProxyFrom(value: string | undefined): Config['trustProxy'] {
     throw new Error(`TRUST_PROXY must be a hop count or addresses/CIDR ranges separated by commas, got ${value}`);
   }
   return value;
+}
+
+/** A whole number from min to max, or the fallback when unset. */
+function wholeNumber(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got ${value}`);
+  return n;
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -109,5 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
     allowedOrigins: parseAllowedOrigins(env.ALLOWED_ORIGINS),
     allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
+    bodyTimeoutMs: wholeNumber('BODY_TIMEOUT', env.BODY_TIMEOUT, 30, 1, 3600) * 1000,
+    uploadMinRate: wholeNumber('UPLOAD_MIN_RATE', env.UPLOAD_MIN_RATE, 32 * 1024, 1, 1024 * 1024 * 1024),
   };
 }
