@@ -100,9 +100,9 @@ function appCode(appModule: string) {
  * insertion holds the main thread (about 2.5 ms with a phone's 4× slower CPU): on a rendered page,
  * 11 to 24 links for the screen in the takeover's tasks, then more for its dialogs. The browser
  * finds the same files through the chunk's own imports, a round trip per level of imports later.
- * Lighthouse mobile, interleaved runs, medians of 3 (docs/performance-ui.md, tenth round): 文章目录
- * 83 → 93, 文章目录管理 84 → 92, 成员管理 91 → 94. Stylesheets keep theirs: the helper is what
- * loads a chunk's CSS (the video player's).
+ * Lighthouse mobile, interleaved runs, medians of 3 (docs/performance.md says how to run it): with
+ * the links 文章目录 83, 文章目录管理 84, 成员管理 91; without 93, 92, 94. Stylesheets keep theirs:
+ * the helper is what loads a chunk's CSS (the video player's).
  */
 const stylesheetsOnly: ResolveModulePreloadDependenciesFn = (_filename, deps, { hostType }) =>
   hostType === 'js' ? deps.filter((dep) => dep.endsWith('.css')) : deps;
