@@ -2,15 +2,8 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { createSession, endSession, toCurrentMember } from '../auth/members';
 import { dummyHash, verifyPassword } from '../auth/password';
-import {
-  accountKey,
-  addressKey,
-  clearFailures,
-  isThrottled,
-  MAX_FAILS_PER_ACCOUNT,
-  MAX_FAILS_PER_ADDRESS,
-  recordFailure,
-} from '../auth/throttle';
+import { loginLimits, releaseAttempt, reserveAttempt } from '../auth/throttle';
+import type { Db } from '../db/database';
 import { ApiError, unauthorized } from '../errors';
 import { ok } from '../http/envelope';
 import { requireMember } from '../plugins/permissions';
@@ -29,29 +22,33 @@ const WRONG_LOGIN = '用户名或密码错误';
 const THROTTLED = '登录失败次数过多，请15分钟后再试';
 const DISABLED = '该账号已停用，请联系管理员';
 
+async function checkPassword(database: Db, UserName: string, Password: string) {
+  const member = await database.db.selectFrom('MEMBER').selectAll().where('USER_NAME', '=', UserName).executeTakeFirst();
+  // Verify against a dummy hash for unknown names, so timing does not reveal which names exist.
+  const valid = await verifyPassword(Password, member?.PASSWORD_HASH ?? (await dummyHash()));
+  return { member, valid };
+}
+
 // The json-schema-to-ts type provider types `request.body` from the same schema Ajv validates.
 const authRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const tags = ['登录'];
 
   app.post('/Ajax/Login', { schema: { tags, summary: '登录', body: loginBody } }, async (request, reply) => {
     const { UserName, Password } = request.body;
-    const userKey = accountKey(UserName);
-    const ipKey = addressKey(request.ip);
-    if (
-      (await isThrottled(app.database, userKey, MAX_FAILS_PER_ACCOUNT)) ||
-      (await isThrottled(app.database, ipKey, MAX_FAILS_PER_ADDRESS))
-    ) {
-      throw new ApiError(429, THROTTLED);
-    }
-    const member = await app.database.db.selectFrom('MEMBER').selectAll().where('USER_NAME', '=', UserName).executeTakeFirst();
-    // Verify against a dummy hash for unknown names, so timing does not reveal which names exist.
-    const valid = await verifyPassword(Password, member?.PASSWORD_HASH ?? (await dummyHash()));
-    if (!member || !valid) {
-      await recordFailure(app.database, userKey);
-      await recordFailure(app.database, ipKey);
-      throw unauthorized(WRONG_LOGIN);
-    }
-    await clearFailures(app.database, userKey);
+    // One attempt is reserved on every limit before the password is checked (server/src/auth/
+    // throttle.ts): however many requests arrive at once, no more passwords are checked than the
+    // limits allow. A limit used up answers 429 even to the right password, and counts nothing.
+    const held = await reserveAttempt(app.database, loginLimits(UserName, request.ip));
+    if (!held) throw new ApiError(429, THROTTLED);
+    const { member, valid } = await checkPassword(app.database, UserName, Password).catch(async (err: unknown) => {
+      // No answer about the password was given: the attempt is not a failure.
+      await releaseAttempt(app.database, held).catch(() => {});
+      throw err;
+    });
+    // A wrong password keeps its reservation: that is the failure counted.
+    if (!member || !valid) throw unauthorized(WRONG_LOGIN);
+    // The right password gives it back; failures of others stay counted until their window ends.
+    await releaseAttempt(app.database, held);
     // Said only after the right password, so the state of an account is not shown to guessers.
     if (member.IS_DISABLED === 1) throw new ApiError(403, DISABLED);
     const token = await createSession(app.database, member.AU_CODE);
