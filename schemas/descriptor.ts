@@ -94,3 +94,15 @@ export function toColumn(field: string): string {
 export function defineResource<const S extends ObjectSchema>(d: ResourceDescriptor<S>): ResourceDescriptor<S> {
   return d;
 }
+
+/**
+ * Fields a list answer leaves out: rich text that no list column shows (an article's 问题, 统一回答
+ * and body). A page of 100 articles would otherwise carry every body; the single-record call
+ * (`calls.one`) returns them, and the screens that show or edit a body read it from there.
+ */
+export function detailOnlyFields(descriptor: ResourceDescriptor): string[] {
+  const listed = new Set(descriptor.listColumns.map((c) => c.field));
+  return Object.entries(descriptor.schema.properties)
+    .filter(([field, property]) => (property as { contentMediaType?: string }).contentMediaType === 'text/html' && !listed.has(field))
+    .map(([field]) => field);
+}

@@ -2,8 +2,22 @@
 // server on write and by the admin app again on display. Built on DOMPurify, which parses like a
 // browser (so mutation XSS tricks are handled by the library, not by hand-written parsing).
 // This module never imports jsdom: the caller passes a DOMPurify instance (the browser's, or one
-// made over a jsdom window on the server, see server/src/richText.ts).
+// made over a jsdom window on the server, see server/src/richTextSanitizer.ts).
 import type { Config, DOMPurify, UponSanitizeAttributeHookEvent } from 'dompurify';
+
+/**
+ * The shape the server accepts, besides the length (`maxLength` of schemas/fields.ts): elements
+ * nested at most this deep (the editor's content rarely passes 20: each level of a nested list is
+ * two, <ul><li>, and marks add a few)…
+ */
+export const RICH_TEXT_MAX_DEPTH = 100;
+/**
+ * …and at most this many nodes (elements, text runs, comments) as the HTML parser builds them: one
+ * per 4 characters of the longest text allowed, about twice the densest real content (one-line
+ * paragraphs or list items, a number per table cell). The parser may build more nodes than the text
+ * has tags (misnested formatting is reopened in every later paragraph): this bounds them too.
+ */
+export const RICH_TEXT_MAX_NODES = 25000;
 
 /**
  * What the editor (TipTap through ra-input-rich-text) produces, minus anything active. Everything
@@ -27,6 +41,18 @@ export const ALLOWED_TAGS = [
 export const ALLOWED_ATTR = ['href', 'src', 'alt', 'title', 'colspan', 'rowspan', 'width', 'height', 'style'];
 
 /**
+ * Elements outside the list go with their content when they are one of these (code, styles,
+ * embedded documents and media, SVG and MathML, the document head); any other is replaced by its
+ * content (`<font>a</font>` keeps "a"). This is DOMPurify's own default list, written out so that
+ * the server's pre-pass (server/src/richTextSanitizer.ts) and DOMPurify apply the same one.
+ */
+export const DROPPED_WITH_CONTENT = [
+  'annotation-xml', 'audio', 'colgroup', 'desc', 'foreignobject', 'head', 'iframe', 'math', 'mi', 'mn',
+  'mo', 'ms', 'mtext', 'noembed', 'noframes', 'noscript', 'plaintext', 'script', 'selectedcontent',
+  'style', 'svg', 'template', 'thead', 'title', 'video', 'xmp',
+];
+
+/**
  * DOMPurify tests every attribute value that is not URI-safe against this pattern, so it keeps the
  * shape of DOMPurify's default (values without a scheme, such as "2" or "noopener", pass) but
  * admits no scheme other than http(s) and mailto. Links and image sources are then held to the
@@ -41,6 +67,8 @@ const IMAGE_SRC = /^(?:https?:\/\/[^\s<>"]+|\/files\/[A-Za-z0-9._/-]+)$/i;
 /** `/files/../Ajax/...` would be resolved by the browser to another path of this origin. */
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 const localPathOk = (url: string) => !url.startsWith('/') || !DOT_SEGMENT.test(url);
+/** Whether an image source is kept; an image without one is removed (so the server removes it early too). */
+export const imageSourceAllowed = (src: string) => IMAGE_SRC.test(src) && localPathOk(src);
 const SMALL_NUMBER = /^\d{1,4}$/;
 
 const TEXT_ALIGN = /^(?:left|right|center|justify)$/;
@@ -77,6 +105,7 @@ export const SANITIZE_CONFIG: Config = {
   ALLOW_ARIA_ATTR: false,
   // `/>` inside attribute values is a known mutation-XSS ingredient; nothing legitimate needs it.
   ALLOW_SELF_CLOSE_IN_ATTR: false,
+  FORBID_CONTENTS: DROPPED_WITH_CONTENT,
   RETURN_TRUSTED_TYPE: false,
 };
 
@@ -93,7 +122,7 @@ function onAttribute(node: Element, data: UponSanitizeAttributeHookEvent): void 
       data.keepAttr = tag === 'A' && LINK_HREF.test(data.attrValue) && localPathOk(data.attrValue);
       break;
     case 'src':
-      data.keepAttr = tag === 'IMG' && IMAGE_SRC.test(data.attrValue) && localPathOk(data.attrValue);
+      data.keepAttr = tag === 'IMG' && imageSourceAllowed(data.attrValue);
       break;
     case 'width':
     case 'height':

@@ -7,14 +7,18 @@
 // operator. It is written as <name>.partial and renamed at the end, so a backup that stopped
 // half-way is never taken for a good one.
 //
-// Order matters: the database first, then the files. Stored files are never changed nor removed
-// by the server (keys are never reused) and appear in place only whole (link/rename), so every
-// file a record of the snapshot points at already exists when the files are copied.
+// Order matters: the database first, then the files. Stored files are never changed by the server
+// (keys are never reused) and appear in place only whole (link/rename). The server removes a file
+// once no record points at it (server/src/files/lifecycle.ts), so the backup pauses new removal
+// decisions from before the snapshot until the files are copied (server/src/files/pause.ts): every
+// file a record of the snapshot points at is then still there when the files are copied. A file
+// removed meanwhile was decided on before the snapshot, so no record of it points there: skipped.
 import { existsSync } from 'node:fs';
 import { copyFile, mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { loadConfig, type Config } from '../server/src/config';
+import { PAUSE_LEASE_MS, PAUSE_SETTING } from '../server/src/files/pause';
 import { DB_FILE, FILES_DIR, MANIFEST, TMP_DIR, bytesText, listFiles, sha256Of, type Manifest, type ManifestFile } from './backup/common';
 
 /** All pages in one step: one read transaction, so the copy is one point in time (WAL lets the server write on). */
@@ -38,6 +42,8 @@ async function backupDatabase(source: string, target: string): Promise<Manifest[
   try {
     // One self-contained file: no -wal beside it.
     copy.pragma('journal_mode = DELETE');
+    // The pause is this backup's, not the restored server's.
+    copy.prepare('delete from "SETTING" where "NAME" = ?').run(PAUSE_SETTING);
     integrity = (copy.pragma('integrity_check') as { integrity_check: string }[]).map((r) => r.integrity_check).join('; ');
   } finally {
     copy.close();
@@ -76,7 +82,47 @@ async function main() {
   report(JSON.parse(await readFile(path.join(final, MANIFEST), 'utf8')) as Manifest, startedAt, final);
 }
 
+/**
+ * Pauses new removal decisions of the server (and of every server on this database) until `end()`:
+ * a lease in the SETTING table, renewed every minute, so a backup that dies holds nothing for long.
+ */
+function pauseRemovals(dbFile: string): { end(): void } {
+  const db = new SQLite(dbFile, { fileMustExist: true });
+  db.pragma('busy_timeout = 5000');
+  const upsert = db.prepare('insert into "SETTING" ("NAME", "VALUE") values (?, ?) on conflict ("NAME") do update set "VALUE" = excluded."VALUE"');
+  const renew = () => upsert.run(PAUSE_SETTING, new Date(Date.now() + PAUSE_LEASE_MS).toISOString());
+  renew();
+  const timer = setInterval(() => {
+    try {
+      renew();
+    } catch (err) {
+      console.error(`无法续期文件删除暂停 (pause renewal failed): ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }, 60_000);
+  timer.unref();
+  return {
+    end() {
+      clearInterval(timer);
+      try {
+        db.prepare('delete from "SETTING" where "NAME" = ?').run(PAUSE_SETTING);
+      } finally {
+        db.close();
+      }
+    },
+  };
+}
+
 async function writeBackup(config: Config, partial: string, startedAt: Date, withDatabase: boolean, withFiles: boolean): Promise<void> {
+  // On PostgreSQL the records are dumped by the operator beforehand: see docs/backup.md.
+  const pause = withDatabase && withFiles ? pauseRemovals(path.join(config.dataDir, DB_FILE)) : undefined;
+  try {
+    await writeSnapshot(config, partial, startedAt, withDatabase, withFiles);
+  } finally {
+    pause?.end();
+  }
+}
+
+async function writeSnapshot(config: Config, partial: string, startedAt: Date, withDatabase: boolean, withFiles: boolean): Promise<void> {
   const manifest: Manifest = { format: 1, createdAt: startedAt.toISOString(), sourceDataDir: config.dataDir, files: [] };
   if (withDatabase) {
     manifest.database = await backupDatabase(path.join(config.dataDir, DB_FILE), path.join(partial, DB_FILE));
@@ -88,7 +134,15 @@ async function writeBackup(config: Config, partial: string, startedAt: Date, wit
     for (const rel of await listFiles(src, new Set([TMP_DIR]))) {
       const to = path.join(partial, FILES_DIR, ...rel.split('/'));
       await mkdir(path.dirname(to), { recursive: true });
-      await copyFile(path.join(src, ...rel.split('/')), to);
+      const copied = await copyFile(path.join(src, ...rel.split('/')), to).then(
+        () => true,
+        (err: NodeJS.ErrnoException) => {
+          // Removed since it was listed: decided before the snapshot, so no record of it points there.
+          if (err.code === 'ENOENT') return false;
+          throw err;
+        },
+      );
+      if (!copied) continue;
       const entry: ManifestFile = { path: `${FILES_DIR}/${rel}`, bytes: (await stat(to)).size, sha256: await sha256Of(to) };
       manifest.files.push(entry);
     }

@@ -1,4 +1,4 @@
-// Compiles the server to one JavaScript file (server/dist/server.mjs) for `npm start`: the
+// Compiles the server to JavaScript (server/dist/server.mjs and its worker) for `npm start`: the
 // packages stay external (node_modules), only our TypeScript is joined. Running plain JavaScript
 // spares the TypeScript loader at run time (some 40 MB of memory and its start-up work).
 import path from 'node:path';
@@ -8,7 +8,9 @@ import { build } from 'esbuild';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 await build({
-  entryPoints: [path.join(root, 'server/src/server.ts')],
+  // The rich-text worker is a file of its own: server/src/richText.ts starts it from beside itself
+  // (server/dist/richTextWorker.mjs); code both use goes into a shared chunk.
+  entryPoints: [path.join(root, 'server/src/server.ts'), path.join(root, 'server/src/richTextWorker.ts')],
   outdir: path.join(root, 'server/dist'),
   outExtension: { '.js': '.mjs' },
   // Dynamic imports (the S3 driver and its SDK) stay chunks of their own, loaded only when used.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The README's test command: every unit and API test on the embedded SQLite (local storage and an
-# S3-protocol server on loopback), the browser tests in Debian's Chromium (installed when missing
-# and we are root), then the API suite again on a throwaway PostgreSQL cluster.
+# The README's test command: every unit and API test on the embedded SQLite (local storage and two
+# S3-protocol servers on loopback, s3rver and OpenStack Swift's S3 API), the browser tests in
+# Debian's Chromium (installed when missing and we are root), then the API suite again on a
+# throwaway PostgreSQL cluster.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -9,6 +10,17 @@ cd "$(dirname "$0")/.."
 if ! command -v ffmpeg >/dev/null && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
   echo "ffmpeg is missing: installing Debian's ffmpeg…"
   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq ffmpeg >/dev/null) || echo "could not install ffmpeg: poster tests will be skipped" >&2
+fi
+
+# OpenStack Swift's S3 API is the s3 driver's second S3 peer beside s3rver: it has ListParts and
+# AbortMultipartUpload and verifies signatures. Install Debian's python3-swift when we can; the
+# tests start it themselves. REQUIRE_S3_PEER=1 (CI) makes a missing Swift a failure, here and there.
+if ! scripts/ensure-swift.sh; then
+  if [ "${REQUIRE_S3_PEER:-0}" = 1 ]; then
+    echo "Swift's S3 API is missing and REQUIRE_S3_PEER=1: failing." >&2
+    exit 1
+  fi
+  echo "S3 tests on Swift's S3 API SKIPPED (s3rver only): see the message above for what to install." >&2
 fi
 
 echo "== unit and API tests (SQLite)"

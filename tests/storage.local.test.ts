@@ -68,7 +68,9 @@ beforeAll(async () => {
   dataDir = await mkdtemp(path.join(os.tmpdir(), 'storage-local-'));
   const config = loadConfig({ DATA_DIR: dataDir, STORAGE: 'local', LOG: '0' });
   app = Fastify();
-  await app.register(storagePlugin, { config, secret });
+  // No session plugin here: every reader stands for a signed-in member. The session check itself
+  // (401 without one) is tested over the whole app in tests/api/fileLifecycle.test.ts.
+  await app.register(storagePlugin, { config, secret, canRead: async () => true });
   // A JSON route beside the plugin: the upload route's catch-all parser must not reach it.
   app.post('/echo', async (request) => ({ body: request.body }));
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -115,6 +117,8 @@ describe('local storage: signed upload and file serving', () => {
     expect(got.headers.get('x-content-type-options')).toBe('nosniff');
     expect(got.headers.get('content-security-policy')).toBe("default-src 'none'; sandbox");
     expect(got.headers.get('accept-ranges')).toBe('bytes');
+    // Members only: never kept by a shared cache, checked again on each use.
+    expect(got.headers.get('cache-control')).toBe('private, no-cache');
     expect(Buffer.from(await got.arrayBuffer()).equals(bytes)).toBe(true);
 
     const head = await fetch(`${base}${fileUrl}`, { method: 'HEAD' });
@@ -273,6 +277,18 @@ describe('local storage: signed upload and file serving', () => {
     expect((await fetch(`${base}/files/video/`)).status).not.toBe(200);
     expect((await fetch(`${base}/files/video/%2e%2e/%2e%2e/secret`)).status).not.toBe(200);
     await rm(path.join(storage.tmpDir, 'x.part'));
+  });
+
+  it('serves nobody in an app without sessions unless told who may read (fails closed)', async () => {
+    const closed = Fastify();
+    await closed.register(storagePlugin, { config: loadConfig({ DATA_DIR: dataDir, STORAGE: 'local', LOG: '0' }), secret });
+    const bytes = mp4Bytes(64);
+    const { prepared, signed } = await sign({ FileName: 'closed.mp4', Size: bytes.length, Kind: 'video' });
+    expect((await put(signed.Url, bytes, signed.Headers)).status).toBe(200);
+    const res = await closed.inject({ method: 'GET', url: app.storage.fileUrl(prepared.key) });
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ code: 401, msg: '请先登录' });
+    await closed.close();
   });
 
   it('leaves JSON parsing of other routes untouched', async () => {

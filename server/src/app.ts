@@ -17,6 +17,7 @@ import { appPages, RENDER_DIR } from './http/pages';
 import { loadDemoData } from './demoData';
 import databasePlugin from './plugins/database';
 import errorsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/errors';
+import filesPlugin from './plugins/files';
 import securityPlugin from './plugins/security';
 import sessionPlugin from './plugins/session';
 import storagePlugin from './plugins/storage';
@@ -30,6 +31,8 @@ export interface BuiltApp {
   app: FastifyInstance;
   /** Set when the built-in administrator was just created with a generated password. */
   generatedAdminPassword?: string;
+  /** Set when the demo staff member was just created with a generated password. */
+  generatedDemoStaffPassword?: string | undefined;
 }
 
 /** Trusts the `hops` nearest proxies, as Fastify does for a numeric trustProxy. */
@@ -69,6 +72,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   await app.register(sessionPlugin, { config });
   const secret = await uploadSecret(app.database);
   await app.register(storagePlugin, { config, secret });
+  // Stored files follow their records; unreferenced uploads go after a day; the upload quota.
+  await app.register(filesPlugin, { config });
 
   await app.register(swagger, {
     openapi: {
@@ -110,7 +115,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
 
   const { created, generatedPassword } = await ensureAdmin(app.database, config);
   await purgeExpiredSessions(app.database);
-  if (created && config.demoData) await loadDemoData(app.database, app.storage);
+  const demo = created && config.demoData ? await loadDemoData(app.database, app.storage, { staffPassword: config.demoStaffPassword }) : undefined;
 
   const indexHtml = path.join(config.publicDir, 'index.html');
   // Compression for the rendered pages only (reply.compress in pages.ts): the built files are
@@ -160,5 +165,5 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       .send('<!doctype html><meta charset="utf-8"><title>知识学习后台</title><p>管理界面尚未构建：请运行 <code>npm run build</code>。接口文档见 <a href="/docs">/docs</a>。</p>');
   });
 
-  return { app, generatedAdminPassword: generatedPassword };
+  return { app, generatedAdminPassword: generatedPassword, generatedDemoStaffPassword: demo?.generatedStaffPassword };
 }

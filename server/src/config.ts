@@ -12,6 +12,13 @@ export interface S3Config {
   /** Base URL that files are read from (a CDN or the bucket's public URL). */
   publicBaseUrl?: string;
   forcePathStyle: boolean;
+  /**
+   * S3_READ: how browsers read files. 'private' (default): the bucket stays private, records hold
+   * `/files/<key>` and the server answers a signed-in member with a redirect to a short-lived
+   * presigned GET. 'public': records hold `<public base URL>/<key>`, read straight from a public
+   * bucket or CDN. loadConfig always sets it; left out (an S3Storage made directly), it is 'public'.
+   */
+  read?: 'private' | 'public';
 }
 
 export interface Config {
@@ -22,6 +29,8 @@ export interface Config {
   storage: 'local' | 's3';
   s3?: S3Config;
   adminPassword?: string;
+  /** Password of the demo staff member, set when the demo data creates it (DEMO_STAFF_PASSWORD); unset: a random one, printed once. */
+  demoStaffPassword?: string;
   demoData: boolean;
   /** Folder of the built admin app served at `/`. */
   publicDir: string;
@@ -31,6 +40,8 @@ export interface Config {
   logger: boolean;
   /** Part size in bytes of uploads in parts (UPLOAD_PART_SIZE). */
   uploadPartSize: number;
+  /** Bytes a member may upload in 24 hours (UPLOAD_QUOTA_MB_PER_DAY, default 5120 MB); 0: no limit. */
+  uploadQuotaBytesPerDay: number;
   /** Keep sessions and list answers between calls while the SQLite file is unchanged (READ_CACHE, on by default). */
   readCache: boolean;
   /** Connections each process keeps open to PostgreSQL (DATABASE_POOL_SIZE). */
@@ -69,6 +80,26 @@ function trustProxyFrom(value: string | undefined): Config['trustProxy'] {
   return value;
 }
 
+/** S3_READ: private (default) or public. */
+function s3ReadFrom(value: string | undefined): 'private' | 'public' {
+  if (value === undefined || value === '') return 'private';
+  if (value !== 'private' && value !== 'public') throw new Error(`S3_READ must be private or public, got ${value}`);
+  return value;
+}
+
+/** Ten 500 MB videos a day, far beyond what staff upload; an account that reaches it is misused (docs/storage.md). */
+export const DEFAULT_UPLOAD_QUOTA_MB = 5120;
+
+/** UPLOAD_QUOTA_MB_PER_DAY in bytes: whole megabytes (MiB), 0 for no limit. */
+function quotaFrom(value: string | undefined): number {
+  if (value === undefined || value === '') return DEFAULT_UPLOAD_QUOTA_MB * 1024 * 1024;
+  const mb = Number(value);
+  if (!Number.isSafeInteger(mb) || mb < 0 || mb > 1024 * 1024) {
+    throw new Error(`UPLOAD_QUOTA_MB_PER_DAY must be a whole number of megabytes (0 for no limit), got ${value}`);
+  }
+  return mb * 1024 * 1024;
+}
+
 /** A whole number from min to max, or the fallback when unset. */
 function wholeNumber(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined || value === '') return fallback;
@@ -101,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       secretAccessKey: env.S3_SECRET_ACCESS_KEY || undefined,
       publicBaseUrl: env.S3_PUBLIC_BASE_URL || undefined,
       forcePathStyle: flag(env.S3_FORCE_PATH_STYLE, false),
+      read: s3ReadFrom(env.S3_READ),
     };
   }
   return {
@@ -111,11 +143,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     storage,
     s3,
     adminPassword: env.ADMIN_PASSWORD || undefined,
+    demoStaffPassword: env.DEMO_STAFF_PASSWORD || undefined,
     demoData: flag(env.DEMO_DATA, true),
     publicDir: path.resolve(env.PUBLIC_DIR || './dist'),
     cookieSecure: flag(env.COOKIE_SECURE, false),
     logger: flag(env.LOG, true),
     uploadPartSize: partSizeFromEnv(env),
+    uploadQuotaBytesPerDay: quotaFrom(env.UPLOAD_QUOTA_MB_PER_DAY),
     readCache: flag(env.READ_CACHE, true),
     poolSize,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),

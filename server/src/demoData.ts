@@ -1,6 +1,9 @@
 // Demo content loaded once into a new database (DEMO_DATA=1), so that a newcomer sees a working
 // product: video categories and playable videos, comments, websites, the four document
-// catalogues, unified answers, and a staff member with limited permissions.
+// catalogues, unified answers, and a staff member with limited permissions, whose password is
+// DEMO_STAFF_PASSWORD or, unset, made up here and printed once at start (server.ts), as the
+// administrator's is: a demo server reachable by others has no published password.
+import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { ResourceDescriptor } from '../../schemas/descriptor';
 import { articleResource, tykjArticleResource } from '../../schemas/standardArticle';
@@ -19,12 +22,22 @@ import { DEMO_DIR } from './paths';
 
 const MEDIA_DIR = DEMO_DIR;
 
-export const DEMO_STAFF = { UserName: 'staff', Password: 'staff12345' } as const;
+export const DEMO_STAFF = { UserName: 'staff' } as const;
+
+export interface DemoDataOptions {
+  /** The demo staff member's password (DEMO_STAFF_PASSWORD); a random one is made up when unset. */
+  staffPassword?: string | undefined;
+}
+
+export interface DemoDataResult {
+  /** Set when the staff member was just created with a made-up password: the only time it is known. */
+  generatedStaffPassword?: string;
+}
 
 /** Days before now, as YYYY-MM-DD. */
 const daysAgo = (n: number) => new Date(Date.now() - n * 86400000).toISOString().slice(0, 10);
 
-export async function loadDemoData(database: Db, storage: StorageDriver): Promise<void> {
+export async function loadDemoData(database: Db, storage: StorageDriver, options: DemoDataOptions = {}): Promise<DemoDataResult> {
   const stamp = new Date().toISOString();
   const put = async (file: string, key: string, type: string) => {
     await storage.putFile(key, path.join(MEDIA_DIR, file), type);
@@ -178,7 +191,8 @@ export async function loadDemoData(database: Db, storage: StorageDriver): Promis
   }
 
   // A staff member with limited permissions, to see the screens a non-administrator gets.
-  await database.db
+  const generatedStaffPassword = options.staffPassword ? undefined : randomBytes(9).toString('base64url');
+  const inserted = await database.db
     .insertInto('MEMBER')
     .values({
       AU_CODE: newCode(),
@@ -188,9 +202,12 @@ export async function loadDemoData(database: Db, storage: StorageDriver): Promis
       IS_ADMIN: 0,
       IS_BUILTIN: 0,
       MODULES: JSON.stringify({ video: '1,2', videoView: '1,2', useweb: '2', article: '2', tykj: '2' }),
-      PASSWORD_HASH: await hashPassword(DEMO_STAFF.Password),
+      PASSWORD_HASH: await hashPassword(options.staffPassword || generatedStaffPassword!),
       UPDATE_TIME: stamp,
     })
     .onConflict((oc) => oc.column('USER_NAME').doNothing())
-    .execute();
+    .returning('ID')
+    .executeTakeFirst();
+  // A `staff` that already existed keeps its own password: nothing to show.
+  return inserted && generatedStaffPassword ? { generatedStaffPassword } : {};
 }

@@ -5,13 +5,14 @@ import {
   CreateBase,
   EditBase,
   Form,
+  useEditContext,
   useNotify,
   useRefresh,
   useSaveContext,
   type RaRecord,
 } from 'react-admin';
 import { useFormState } from 'react-hook-form';
-import type { ResourceDescriptor } from '../../schemas/descriptor';
+import { detailOnlyFields, type ResourceDescriptor } from '../../schemas/descriptor';
 import { ListLoading } from './ListStates';
 import { SUCCESS_MESSAGE } from './messages';
 import { SchemaInputs } from './SchemaInputs';
@@ -50,6 +51,17 @@ function SubmitButton({ label }: { label: string }) {
   );
 }
 
+/**
+ * The form once the record holds every field a list leaves out (detailOnlyFields): a row of the
+ * list, or a copy of it in the cache, would open the form with an empty body, and saving it would
+ * store that empty body.
+ */
+function WhenComplete({ fields, children }: { fields: readonly string[]; children: ReactNode }) {
+  const { record } = useEditContext();
+  const complete = record !== undefined && fields.every((field) => field in record);
+  return complete ? children : <ListLoading />;
+}
+
 /** Sends the schema's editable fields only: what the server owns stays the server's. */
 function pickEditable(descriptor: ResourceDescriptor, data: Record<string, unknown>): Record<string, unknown> {
   const keep = new Set(editableFields(descriptor));
@@ -65,6 +77,9 @@ export function DialogForm({ descriptor, record, onClose, inputs, createDefaults
   const notify = useNotify();
   const refresh = useRefresh();
   const isEdit = record?.id !== undefined && record.id !== null;
+  // Bodies a list leaves out are read with the record's own call before the form opens.
+  const detailOnly = detailOnlyFields(descriptor);
+  const rowIsRecord = detailOnly.length === 0;
 
   const onSuccess = () => {
     notify(SUCCESS_MESSAGE, { type: 'success' });
@@ -113,10 +128,17 @@ export function DialogForm({ descriptor, record, onClose, inputs, createDefaults
           mutationOptions={{ onSuccess }}
           redirect={false}
           transform={prepare}
-          // The row is the record: resources with a single-record call refresh it in the background.
-          queryOptions={descriptor.calls.one ? { initialData: record } : { initialData: record, enabled: false }}
+          // The row is the record, unless the list left fields out: resources with a single-record
+          // call refresh it in the background, or read it first when the row is incomplete.
+          queryOptions={
+            !rowIsRecord && descriptor.calls.one
+              ? { refetchOnMount: 'always' }
+              : descriptor.calls.one
+                ? { initialData: record }
+                : { initialData: record, enabled: false }
+          }
         >
-          {body}
+          {rowIsRecord ? body : <WhenComplete fields={detailOnly}>{body}</WhenComplete>}
         </EditBase>
       ) : (
         <CreateBase

@@ -1,20 +1,36 @@
 import { Suspense, useState, type ErrorInfo, type ReactNode } from 'react';
 import { Box } from '@mui/material';
-import { AppBar, AppBarClasses, Error as ErrorPage, Loading, Sidebar, SkipNavigationButton, type AppBarProps } from 'react-admin';
+import { AppBar, AppBarClasses, Error as ErrorPage, Loading, Logout, Sidebar, SkipNavigationButton, UserMenu, type AppBarProps } from 'react-admin';
 import { ErrorBoundary } from 'react-error-boundary';
 import { AppMenu } from './AppMenu';
+import { ChangePasswordDialog, ChangePasswordMenuItem } from './ChangePassword';
 import { AppBarTitle } from './PageTitle';
 
 /**
  * The app bar stays in place: react-admin's default hides it on scroll, and the scroll watcher
  * reads the page's scroll offset as the layout mounts, forcing a layout of the whole page before
  * its first paint. A back office's title and user menu are as well kept in view.
+ * The user menu holds 修改密码 and 登出. The dialog lives here, not in the menu: the menu's items
+ * are unmounted once it closes.
  */
 function FixedAppBar(props: AppBarProps) {
+  const [changingPassword, setChangingPassword] = useState(false);
   return (
-    <AppBar {...props} alwaysOn>
-      <AppBarTitle className={AppBarClasses.title} />
-    </AppBar>
+    <>
+      <AppBar
+        {...props}
+        alwaysOn
+        userMenu={
+          <UserMenu>
+            <ChangePasswordMenuItem onOpen={() => setChangingPassword(true)} />
+            <Logout />
+          </UserMenu>
+        }
+      >
+        <AppBarTitle className={AppBarClasses.title} />
+      </AppBar>
+      {changingPassword && <ChangePasswordDialog onClose={() => setChangingPassword(false)} />}
+    </>
   );
 }
 

@@ -205,4 +205,25 @@ describe('articles', () => {
     const docs = await admin.call<Article[]>('/Xcx1/GetStandardArticleListInAdmin', { SaName: '暂列金额' });
     expect(docs.body.total).toBe(0);
   });
+
+  it('lists without the bodies (问题, 统一回答, content), which the info call returns', async () => {
+    const big = `<p>${'很长的正文。'.repeat(2000)}</p>`;
+    const tykj = await createClassify('Xcx3', { ScName: '长文', type: 0 });
+    const qa = (await admin.call<Article>('/Xcx3/AddStandardArticleInAdmin', { ScCode: tykj.ScCode, SaName: '长问答', SaProblem: big, SaAnswer: big })).body.data;
+    const doc = await createClassify('Xcx1', { ScName: '长文档', type: 1 });
+    const article = (await admin.call<Article>('/Xcx1/AddStandardArticleInAdmin', { ScCode: doc.ScCode, SaName: '长文章', SaType: 1, SaPdfContent: big })).body.data;
+    for (const [service, ScCode, id] of [['Xcx3', tykj.ScCode, qa.Id], ['Xcx1', doc.ScCode, article.Id]] as const) {
+      for (const params of [{ ScCode }, { ScCode, All: 1 }]) {
+        const list = await admin.call<Record<string, unknown>[]>(`/${service}/GetStandardArticleListInAdmin`, params);
+        expect(list.body.data).toHaveLength(1);
+        const row = list.body.data[0]!;
+        expect(row.SaName).toBeDefined();
+        for (const body of ['SaProblem', 'SaAnswer', 'SaPdfContent']) expect(row, `${service} ${body}`).not.toHaveProperty(body);
+        expect(JSON.stringify(list.body).length).toBeLessThan(2000);
+      }
+      const one = await admin.call<Record<string, unknown>>(`/${service}/GetStandardArticleInfoInAdmin`, { Id: id });
+      expect(String(one.body.data[service === 'Xcx3' ? 'SaAnswer' : 'SaPdfContent'])).toContain('很长的正文');
+    }
+    // Comments are shown with their text in the list: VmDes stays.
+  });
 });

@@ -103,7 +103,13 @@ describe('security headers', () => {
       const res = await fetch(`${s3Server.url}/`);
       const csp = parseCsp(res.headers.get('content-security-policy'));
       expect(csp.get('connect-src')).toContain(new URL(signed.body.data.Url).origin);
-      expect(csp.get('media-src')).toContain(new URL(signed.body.data.FileUrl).origin);
+      // S3_READ=private (the default): the file URL is this origin's /files/…, which sends a member
+      // on to a presigned GET on the bucket, where playback then reads.
+      expect(signed.body.data.FileUrl).toMatch(/^\/files\//);
+      expect(csp.get('media-src')).toContain("'self'");
+      const redirect = await fetch(s3Server.url + signed.body.data.FileUrl, { headers: { cookie: c.cookie }, redirect: 'manual' });
+      expect(redirect.status).toBe(302);
+      expect(csp.get('media-src')).toContain(new URL(redirect.headers.get('location')!).origin);
     });
   });
 });
@@ -160,7 +166,7 @@ describe('state-changing calls from another origin', () => {
     });
     expect(put.status).toBe(403);
     expect(await put.json()).toEqual({ code: 403, msg: CROSS_ORIGIN_MESSAGE });
-    expect((await fetch(server.url + signed.body.data.FileUrl)).status).toBe(404);
+    expect((await fetch(server.url + signed.body.data.FileUrl, { headers: { cookie: admin.cookie } })).status).toBe(404);
   });
 
   it('lets reads through from anywhere (they change nothing and their answers stay unreadable cross-origin)', async () => {
@@ -199,7 +205,7 @@ describe('uploaded files never render as a page', () => {
     });
     expect(put.status).toBe(400);
     expect(((await put.json()) as { msg: string }).msg).toContain('文件内容与类型不符');
-    expect((await fetch(server.url + signed.body.data.FileUrl)).status).toBe(404);
+    expect((await fetch(server.url + signed.body.data.FileUrl, { headers: { cookie: admin.cookie } })).status).toBe(404);
   });
 
   it.each([
@@ -212,7 +218,8 @@ describe('uploaded files never render as a page', () => {
     const file = path.join(server.config.dataDir, 'uploads', ...key.split('/'));
     fs.mkdirSync(path.dirname(file), { recursive: true });
     fs.writeFileSync(file, bytes);
-    const res = await fetch(`${server.url}/files/${key}`);
+    // Files are for signed-in members (the browser sends the session cookie).
+    const res = await fetch(`${server.url}/files/${key}`, { headers: { cookie: admin.cookie } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(type);
     expect(res.headers.get('x-content-type-options')).toBe('nosniff');

@@ -30,10 +30,23 @@ describe('the compiled server of npm start', () => {
     const videos = await client.get<{ VdUrl: string }[]>('/Ajax/GetVideoListInAdmin', { pageIndex: 1, pageSize: 15 });
     expect(videos.status).toBe(200);
     expect(videos.body.total).toBeGreaterThan(0);
-    const video = await fetch(server!.url + videos.body.data[0]!.VdUrl, { headers: { range: 'bytes=0-15' } });
+    const video = await fetch(server!.url + videos.body.data[0]!.VdUrl, { headers: { range: 'bytes=0-15', cookie: client.cookie } });
     expect(video.status).toBe(206);
     expect(Buffer.from(await video.arrayBuffer()).subarray(4, 8).toString()).toBe('ftyp');
     // The poster made at start-up from the committed demo poster (server/demo/).
     expect(fs.existsSync(path.join(dataDir, 'uploads', 'demo', 'demo.poster.jpg'))).toBe(true);
+  });
+
+  it('sanitises rich text in its worker (server/dist/richTextWorker.mjs)', async () => {
+    const client = new Client(server!.url);
+    await client.login('admin', 'built-admin-pass');
+    const videos = await client.get<{ VdCode: string }[]>('/Ajax/GetVideoListInAdmin', { pageIndex: 1, pageSize: 1 });
+    const VdCode = videos.body.data[0]!.VdCode;
+    const comment = await client.call<{ VmDes: string }>('/Ajax/AddVideoMessage', { VdCode, VmDes: '<p onclick="x()">好<script>alert(1)</script></p>' });
+    expect(comment.status, comment.body.msg).toBe(200);
+    expect(comment.body.data.VmDes).toBe('<p>好</p>');
+    const nested = await client.call('/Ajax/AddVideoMessage', { VdCode, VmDes: '<b>'.repeat(5000) });
+    expect(nested.status).toBe(400);
+    expect(nested.body.msg).toBe('内容嵌套层数过多，最多100层');
   });
 });

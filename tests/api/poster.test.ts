@@ -55,7 +55,8 @@ describe.each(['local', 's3'] as const)('posters on the %s driver', (driver) => 
   });
 
   async function expectJpegAt(url: string) {
-    const res = await fetch(absolute(url));
+    // Files are for signed-in members: the browser sends the session cookie with the image request.
+    const res = await fetch(absolute(url), { headers: { cookie: admin.cookie } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^image\/jpeg/);
     const bytes = Buffer.from(await res.arrayBuffer());

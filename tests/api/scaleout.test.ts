@@ -181,7 +181,8 @@ describe.skipIf(!pgUrl).each(['s3', 'local'] as const)(
       expect(put.status, await put.clone().text()).toBe(200);
       const record = await adminB.call('/Ajax/AddVideo', { VdtCode: vdt, VdName: '单次上传', VdUrl: signed.body.data.FileUrl });
       expect(record.status, record.body.msg).toBe(200);
-      const read = await fetch(absolute(a, signed.body.data.FileUrl));
+      // Files are for signed-in members; A's session is good on both processes (one database).
+      const read = await fetch(absolute(a, signed.body.data.FileUrl), { headers: { cookie: adminA.cookie } });
       expect(Buffer.from(await read.arrayBuffer()).equals(bytes)).toBe(true);
 
       // In parts, as the video screen uploads: created on A, parts signed and sent through both,
@@ -219,7 +220,7 @@ describe.skipIf(!pgUrl).each(['s3', 'local'] as const)(
       const used = await adminA.call('/Ajax/AddVideo', { VdtCode: vdt, VdName: '分片上传', VdUrl: done.body.data.FileUrl });
       expect(used.status, used.body.msg).toBe(200);
       for (const server of [a, b]) {
-        const got = await fetch(absolute(server, done.body.data.FileUrl));
+        const got = await fetch(absolute(server, done.body.data.FileUrl), { headers: { cookie: adminA.cookie } });
         expect(Buffer.from(await got.arrayBuffer()).equals(file)).toBe(true);
       }
     });

@@ -5,13 +5,13 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../server/src/app';
 import { DEMO_STAFF } from '../../server/src/demoData';
-import { startServer, type Client, type TestServer } from '../helpers/server';
+import { DEMO_STAFF_PASSWORD, startServer, type Client, type TestServer } from '../helpers/server';
 
 let server: TestServer;
 let admin: Client;
 
 beforeAll(async () => {
-  server = await startServer({ DEMO_DATA: '1' });
+  server = await startServer({ DEMO_DATA: '1', DEMO_STAFF_PASSWORD });
   fs.mkdirSync(server.config.publicDir, { recursive: true });
   admin = await server.admin();
 });
@@ -35,7 +35,8 @@ describe('demo data', () => {
   it('serves the demo video as a playable MP4 with Range support', async () => {
     const videos = await admin.call<{ VdUrl: string }[]>('/Ajax/GetVideoListInAdmin', { pageSize: 1 });
     const url = server.url + videos.body.data[0]!.VdUrl;
-    const res = await fetch(url, { headers: { range: 'bytes=0-15' } });
+    // As the player asks for it: a Range request with the member's session cookie.
+    const res = await fetch(url, { headers: { range: 'bytes=0-15', cookie: admin.cookie } });
     expect(res.status).toBe(206);
     const bytes = Buffer.from(await res.arrayBuffer());
     expect(bytes.length).toBe(16);
@@ -44,7 +45,7 @@ describe('demo data', () => {
 
   it('has a staff member with limited permissions', async () => {
     const staff = server.client();
-    const me = await staff.login(DEMO_STAFF.UserName, DEMO_STAFF.Password);
+    const me = await staff.login(DEMO_STAFF.UserName, DEMO_STAFF_PASSWORD);
     expect((me.body.data as { IsAdmin: number }).IsAdmin).toBe(0);
     expect((await staff.call('/Ajax/GetMemberListInAdmin', {})).status).toBe(403);
     expect((await staff.call('/Ajax/GetVideoListInAdmin', {})).status).toBe(200);

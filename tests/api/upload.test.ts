@@ -67,7 +67,9 @@ describe.each(['local', 's3'] as const)('uploads on the %s driver', (driver) => 
     expect(signed.body.data.Title).toBe('封面 图.png');
     expect((await send(server.url, signed.body.data, bytes, admin.cookie)).ok).toBe(true);
     const fileUrl = signed.body.data.FileUrl;
-    const read = await fetch(fileUrl.startsWith('/') ? server.url + fileUrl : fileUrl);
+    // Read as the admin app does: same-origin with the session cookie (on S3 the server redirects to the bucket).
+    const read = await fetch(fileUrl.startsWith('/') ? server.url + fileUrl : fileUrl, { headers: { cookie: admin.cookie } });
+    expect(read.status).toBe(200);
     expect(Buffer.from(await read.arrayBuffer()).equals(bytes)).toBe(true);
     const created = await admin.call('/Xcx1/CreateStandardClassifyInAdmin', { ScName: '带图', ScImg: fileUrl });
     expect(created.status).toBe(200);

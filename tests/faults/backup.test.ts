@@ -62,14 +62,27 @@ describe('backup while writing, restore into a fresh DATA_DIR (SQLite + local fi
       comments.push(res.body.data.Id);
     }
 
-    // Writers keep going for the whole backup: files, videos, likes.
+    // Writers keep going for the whole backup: files, videos, likes, and deletions of videos added
+    // meanwhile, whose files the server removes right after each delete commits. A video in the
+    // snapshot deleted before its file was copied would dangle, were removals not paused.
     let writing = true;
     let during = 0;
+    let deleted = 0;
+    const scratch: number[] = [];
     const writers = Promise.all(
       [0, 1, 2].map(async (w) => {
         for (let n = 1000 * (w + 1); writing; n++) {
-          if (n % 2 === 0) {
-            if (await addVideoWithFile(source, admin, VdtCode, n)) during++;
+          if (n % 3 === 0) {
+            const added = await addVideoWithFile(source, admin, VdtCode, n);
+            if (added) {
+              during++;
+              scratch.push(added.Id);
+            }
+          } else if (n % 3 === 1 && scratch.length > 6) {
+            if ((await admin.call('/Ajax/DelVideo', { Id: scratch.shift()! })).status === 200) {
+              during++;
+              deleted++;
+            }
           } else if ((await admin.call('/Ajax/UpdateVideoFabulousAdd', { Id: before[n % before.length]!.Id })).status === 200) during++;
         }
       }),
@@ -105,7 +118,7 @@ describe('backup while writing, restore into a fresh DATA_DIR (SQLite + local fi
       const res = await readBack.get<{ VdName: string; VdUrl: string }>('/Ajax/GetSingleVideoInAdmin', { Id: v.Id });
       expect(res.status).toBe(200);
       expect(res.body.data).toMatchObject({ VdName: v.VdName, VdUrl: v.FileUrl });
-      const file = await fetch(restored.url + v.FileUrl);
+      const file = await fetch(restored.url + v.FileUrl, { headers: { cookie: readBack.cookie } });
       expect(file.status).toBe(200);
       expect(Buffer.from(await file.arrayBuffer()).equals(v.bytes)).toBe(true);
     }
@@ -118,6 +131,12 @@ describe('backup while writing, restore into a fresh DATA_DIR (SQLite + local fi
     db.close();
     const dangling = urls.filter((u) => !fs.existsSync(path.join(restoredDir, 'uploads', ...u.replace(/^\/files\//, '').split('/'))));
     expect(dangling).toEqual([]);
+    expect(deleted).toBeGreaterThan(0);
+    // The source server removed the deleted videos' files, and no backup pause is left behind.
+    const sourceDb = new SQLite(path.join(sourceDir, 'zhishi.sqlite'), { readonly: true });
+    expect(sourceDb.prepare(`select count(*) as n from "SETTING" where "NAME" = 'file_removal_paused_until'`).get()).toEqual({ n: 0 });
+    expect((sourceDb.prepare(`select count(*) as n from "FILE_GC" where "STATE" = 'removed'`).get() as { n: number }).n).toBeGreaterThan(0);
+    sourceDb.close();
     // A damaged backup is refused before anything in the DATA_DIR changes.
     const victim = path.join(backupPath, new URL(before[0]!.FileUrl, 'http://x').pathname.replace(/^\/files\//, 'uploads/'));
     fs.appendFileSync(victim, 'x');
@@ -130,7 +149,7 @@ describe('backup while writing, restore into a fresh DATA_DIR (SQLite + local fi
     const manifest = JSON.parse(fs.readFileSync(path.join(backupPath, 'manifest.json'), 'utf8')) as { files: { bytes: number }[] };
     console.log(
       `[faults] backup/restore: backup taken in ${backupSeconds.toFixed(1)} s while ${duringBackup} writes were acknowledged; ` +
-        `${manifest.files.length} files (${(manifest.files.reduce((n, f) => n + f.bytes, 0) / 1024 / 1024).toFixed(1)} MB); restored: ${before.length}/${before.length} ` +
+        `${manifest.files.length} files (${(manifest.files.reduce((n, f) => n + f.bytes, 0) / 1024 / 1024).toFixed(1)} MB), ${deleted} videos deleted and their files removed meanwhile; restored: ${before.length}/${before.length} ` +
         `records acknowledged before the backup, ${before.length}/${before.length} files byte-identical, ${urls.length} videos in all, 0 dangling; ` +
         `integrity_check ok, ROW_COUNT = count(*); restore refused while the server ran and from a damaged backup`,
     );

@@ -9,6 +9,8 @@ import { buildApp } from '../../server/src/app';
 import { loadConfig, type Config } from '../../server/src/config';
 
 export const ADMIN_PASSWORD = 'admin-test-password';
+/** The demo staff member's password for tests that log in as `staff` (DEMO_STAFF_PASSWORD). */
+export const DEMO_STAFF_PASSWORD = 'staff-test-password';
 
 export interface CallResult<T = unknown> {
   status: number;
@@ -69,6 +71,8 @@ export interface TestServer {
   member(modules: Record<string, string>, extra?: Record<string, unknown>): Promise<Client & { auName: string }>;
   close(): Promise<void>;
   app: Awaited<ReturnType<typeof buildApp>>['app'];
+  /** The demo staff member's password when the server made it up (DEMO_DATA without DEMO_STAFF_PASSWORD). */
+  generatedDemoStaffPassword?: string | undefined;
 }
 
 export async function freshPostgres(adminUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
@@ -106,7 +110,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     ...(database ? { DATABASE_URL: database.url } : {}),
     ...env,
   });
-  const { app } = await buildApp(config);
+  const { app, generatedDemoStaffPassword } = await buildApp(config);
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
@@ -116,6 +120,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     url,
     config,
     app,
+    generatedDemoStaffPassword,
     dialect: database ? 'postgres' : 'sqlite',
     client: () => new Client(url),
     async admin() {

@@ -13,6 +13,8 @@ export interface ServerProcess {
   url: string;
   pid: number;
   child: ChildProcess;
+  /** What the process wrote to stdout so far (start-up messages). */
+  stdout(): string;
   /** What the process wrote to stderr so far (for failure messages). */
   stderr(): string;
   /** SIGTERM (the server closes cleanly), then SIGKILL if it lingers. */
@@ -63,6 +65,7 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
     url,
     pid: child.pid!,
     child,
+    stdout: () => out,
     stderr: () => err,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;

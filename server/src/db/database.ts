@@ -10,6 +10,7 @@ import * as m002 from './migrations/002_uploads';
 import * as m003 from './migrations/003_row_counts';
 import * as m004 from './migrations/004_audit_log';
 import * as m005 from './migrations/005_member_disabled';
+import * as m006 from './migrations/006_file_lifecycle';
 import type { Database } from './tables';
 import { ChangeClock, withStatementCache } from './sqliteFast';
 
@@ -89,6 +90,7 @@ const MIGRATIONS: Record<string, { up(db: RawDb, dialect: DialectName): Promise<
   '003_row_counts': m003,
   '004_audit_log': m004,
   '005_member_disabled': m005,
+  '006_file_lifecycle': m006,
 };
 
 async function migrate({ db, dialect }: Db): Promise<void> {

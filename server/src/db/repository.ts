@@ -15,6 +15,13 @@ type AnyDb = Kysely<any>;
 type AnyTrx = Transaction<any>;
 export type Row = Record<string, unknown>;
 
+/**
+ * Runs inside a write's transaction, after the row is written: `before` is the row as it was
+ * (undefined on insert), `after` as it is (undefined on delete). Throwing rolls the write back.
+ * The file lifecycle (server/src/files/lifecycle.ts) queues the files a write drops with it.
+ */
+export type WriteHook = (trx: AnyTrx, before: Row | undefined, after: Row | undefined) => Promise<void>;
+
 export interface FieldColumn {
   field: string;
   column: string;
@@ -40,8 +47,10 @@ function columnOf(descriptor: ResourceDescriptor, field: string): string {
   return found.column;
 }
 
-function selection(descriptor: ResourceDescriptor): string[] {
-  return storedFields(descriptor).map((f) => `${f.column} as ${f.field}`);
+function selection(descriptor: ResourceDescriptor, omit: readonly string[] = []): string[] {
+  return storedFields(descriptor)
+    .filter((f) => !omit.includes(f.field))
+    .map((f) => `${f.column} as ${f.field}`);
 }
 
 /** Escapes LIKE wildcards so that a search for "50%" finds the text "50%". */
@@ -58,6 +67,8 @@ export interface ListQuery {
   /** Omitted: every row up to `limit`. */
   page?: { index: number; size: number };
   limit: number;
+  /** Fields left out of the rows (a list answer's detailOnlyFields). */
+  omit?: readonly string[];
 }
 
 /** From this many rows skipped, a page is found through its IDs first (a deferred join). */
@@ -85,9 +96,9 @@ export function listQueries({ db, dialect }: Db, descriptor: ResourceDescriptor,
     // the page's rows by primary key. PostgreSQL otherwise visits the table for every skipped row.
     let ids = base.select('ID');
     for (const term of query.order) ids = ids.orderBy(term.column, term.direction);
-    rows = k.selectFrom(descriptor.table).select(selection(descriptor)).where('ID', 'in', ids.limit(query.page.size).offset(offset));
+    rows = k.selectFrom(descriptor.table).select(selection(descriptor, query.omit)).where('ID', 'in', ids.limit(query.page.size).offset(offset));
   } else {
-    rows = base.select(selection(descriptor));
+    rows = base.select(selection(descriptor, query.omit));
   }
   for (const term of query.order) rows = rows.orderBy(term.column, term.direction);
   rows = query.page ? (offset >= DEFERRED_JOIN_OFFSET ? rows : rows.limit(query.page.size).offset(offset)) : rows.limit(query.limit);
@@ -141,7 +152,7 @@ async function lockedRow(trx: AnyTrx, dialect: DialectName, descriptor: Resource
 
 // Writes run in a transaction with the ROW_COUNT adjustments, so the kept totals are exact, and
 // with their audit log entry when `audit` names the member making them (server/src/audit/log.ts).
-export async function insertRow({ db }: Db, descriptor: ResourceDescriptor, values: Row, audit?: AuditActor): Promise<Row> {
+export async function insertRow({ db }: Db, descriptor: ResourceDescriptor, values: Row, audit?: AuditActor, hook?: WriteHook): Promise<Row> {
   return (db as unknown as AnyDb).transaction().execute(async (trx) => {
     const row = (await trx
       .insertInto(descriptor.table)
@@ -150,6 +161,7 @@ export async function insertRow({ db }: Db, descriptor: ResourceDescriptor, valu
       .executeTakeFirstOrThrow()) as Row;
     await adjustCounts(trx, descriptor, row, 1);
     if (audit) await auditRecord(trx, audit, descriptor, 'create', undefined, row);
+    if (hook) await hook(trx, undefined, row);
     return row;
   });
 }
@@ -160,6 +172,7 @@ export async function updateRow(
   id: number,
   values: Row,
   audit?: AuditActor,
+  hook?: WriteHook,
 ): Promise<Row | undefined> {
   const set = toColumns(descriptor, values);
   if (Object.keys(set).length === 0) return findRow(database, descriptor, 'Id', id);
@@ -167,8 +180,8 @@ export async function updateRow(
   return (database.db as unknown as AnyDb).transaction().execute(async (trx) => {
     // A change of a filter column moves the row from one kept count to another; the row is locked
     // while read, so that a concurrent move or delete cannot count it from a stale value.
-    // The audit log needs the row as it was too.
-    const before = movesCount || audit ? await lockedRow(trx, database.dialect, descriptor, id) : undefined;
+    // The audit log and the hook need the row as it was too.
+    const before = movesCount || audit || hook ? await lockedRow(trx, database.dialect, descriptor, id) : undefined;
     const row = (await trx
       .updateTable(descriptor.table)
       .set(set)
@@ -180,6 +193,7 @@ export async function updateRow(
       await adjustCounts(trx, descriptor, row, 1);
     }
     if (row && before && audit) await auditRecord(trx, audit, descriptor, 'update', before, row);
+    if (row && before && hook) await hook(trx, before, row);
     return row;
   });
 }
@@ -189,7 +203,7 @@ const CASCADES: Partial<Record<string, { child: ResourceDescriptor; field: strin
   video: { child: videoCommentResource, field: 'VdCode', parentField: 'VdCode' },
 };
 
-export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id: number, audit?: AuditActor): Promise<boolean> {
+export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id: number, audit?: AuditActor, hook?: WriteHook): Promise<boolean> {
   return (database.db as unknown as AnyDb).transaction().execute(async (trx) => {
     // Locked first: a concurrent move cannot change what is uncounted below, and a child insert
     // (its foreign key check) waits for this delete instead of deadlocking with it.
@@ -217,6 +231,7 @@ export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id
       const extra = cascade && cascaded > 0 ? [{ field: cascade.child.resource, label: `随之删除的${cascade.child.label}`, before: cascaded }] : [];
       await auditRecord(trx, audit, descriptor, 'delete', existing, undefined, extra);
     }
+    if (hook) await hook(trx, existing, undefined);
     return true;
   });
 }

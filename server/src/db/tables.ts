@@ -56,6 +56,24 @@ export interface UploadTable {
   CREATED_AT: string;
 }
 
+/** A stored file that may have lost its last record (migration 006, server/src/files/lifecycle.ts). */
+export interface FileGcTable {
+  KEY: string;
+  /** 'queued': to decide; 'removing': decided, removal pending or retried; 'removed': tombstone. */
+  STATE: string;
+  DUE_AT: string;
+  TRIES: Generated<number>;
+}
+
+/** An upload the server signed or started, for the daily quota (migration 006). */
+export interface UploadLogTable {
+  KEY: string;
+  AU_CODE: string;
+  /** Bytes counted against the quota: the declared size, at least 1 MiB. */
+  SIZE: number;
+  CREATED_AT: string;
+}
+
 export interface Database {
   USEWEB: UsewebTable;
   SETTING: SettingTable;
@@ -63,4 +81,6 @@ export interface Database {
   SESSION: SessionTable;
   LOGIN_THROTTLE: LoginThrottleTable;
   UPLOAD: UploadTable;
+  FILE_GC: FileGcTable;
+  UPLOAD_LOG: UploadLogTable;
 }

@@ -1,6 +1,8 @@
 // Decorates the app with `storage` and, for local storage, receives signed uploads
 // (PUT /upload/<key>), parts of multipart uploads (PUT /upload-part/<uploadId>/<partNumber>), and
-// serves stored files with Range support (GET/HEAD /files/<key>).
+// serves stored files with Range support (GET/HEAD /files/<key>). On S3, GET /files/<key> redirects
+// to a short-lived presigned GET (S3_READ=private) or to the public URL. Files go to signed-in
+// members only (401 otherwise), never into shared caches.
 //
 // The routes below carry their own small error handler (the same envelope as every other call), so
 // the plugin works in a bare app (tests) as well as under the app's global handler.
@@ -10,9 +12,10 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
-import { ApiError } from '../errors';
+import { ApiError, notFound, unauthorized } from '../errors';
 import { makePoster } from '../media/poster';
 import { createStorage } from '../storage/index';
+import { isSafeKey } from '../storage/policies';
 import { FILES_PREFIX, LocalStorage, PART_PREFIX, UPLOAD_PREFIX, type PartQuery, type UploadQuery } from '../storage/local';
 import type { StorageDriver } from '../storage/types';
 
@@ -26,10 +29,30 @@ export interface StoragePluginOptions {
   config: Config;
   /** Signs local upload URLs; keep it stable across restarts so issued URLs stay valid. */
   secret: Buffer;
+  /**
+   * Who may read `/files/`: by default a request with a live session (the session plugin's
+   * currentMember); without the session plugin nobody.
+   */
+  canRead?: (request: FastifyRequest) => Promise<boolean>;
 }
+
+/** A signed-in member, as the session plugin knows them; fails closed in an app without it. */
+async function hasSession(request: FastifyRequest): Promise<boolean> {
+  if (typeof request.currentMember !== 'function') return false;
+  return (await request.currentMember()) !== null;
+}
+
+/**
+ * Stored files are for members: kept in the browser's own cache only and checked again on each
+ * use (ETag, so a 304 costs nothing), so that a logout or a removal takes effect at once.
+ */
+export const FILES_CACHE_CONTROL = 'private, no-cache';
+/** A redirect to a presigned read may be reused a few minutes (the URL it names lives an hour or more). */
+const REDIRECT_CACHE_CONTROL = 'private, max-age=300';
 
 const STATUS_MESSAGES: Record<number, string> = {
   400: '请求格式不正确',
+  401: '请先登录',
   403: '无权访问该文件',
   404: '文件不存在或已被删除',
   413: '文件过大',
@@ -83,7 +106,9 @@ async function removeStaleMultipartUploads(multipartDir: string): Promise<void> 
   }
 }
 
-async function localRoutes(scope: FastifyInstance, { storage }: { storage: LocalStorage }) {
+type CanRead = (request: FastifyRequest) => Promise<boolean>;
+
+async function localRoutes(scope: FastifyInstance, { storage, canRead }: { storage: LocalStorage; canRead: CanRead }) {
   scope.setErrorHandler(sendError);
 
   // Upload: its own context, so the '*' parser below does not change body parsing elsewhere.
@@ -124,6 +149,11 @@ async function localRoutes(scope: FastifyInstance, { storage }: { storage: Local
 
   // Download: stored files with Range (206), ETag and Last-Modified from @fastify/static.
   await scope.register(async (files) => {
+    // Members only: checked before the file is looked up, so a stranger learns nothing, not even
+    // whether a key exists.
+    files.addHook('onRequest', async (request) => {
+      if (!(await canRead(request))) throw unauthorized();
+    });
     // Uploaded files are served from our origin: never let a browser sniff them into HTML, and
     // run anything it still renders in a sandbox without script or network access.
     files.addHook('onSend', async (_request, reply, payload) => {
@@ -140,21 +170,40 @@ async function localRoutes(scope: FastifyInstance, { storage }: { storage: Local
       redirect: false,
       // `.tmp` holds partial uploads.
       dotfiles: 'deny',
-      // A key is never reused for other content, so clients and CDNs may cache for long.
-      maxAge: '365d',
-      immutable: true,
+      // Not public, not immutable: a file goes with its record, and only members may read it.
+      cacheControl: false,
+      setHeaders: (res) => res.setHeader('cache-control', FILES_CACHE_CONTROL),
     });
+  });
+}
+
+/** S3: `/files/<key>` checks the session, then sends the browser to the bucket (Range requests follow). */
+async function redirectRoutes(scope: FastifyInstance, { storage, canRead }: { storage: StorageDriver; canRead: CanRead }) {
+  scope.setErrorHandler(sendError);
+  scope.addHook('onRequest', async (request) => {
+    if (!(await canRead(request))) throw unauthorized();
+  });
+  // GET, and HEAD with it (Fastify's automatic HEAD route).
+  scope.get<{ Params: { '*': string } }>(`${FILES_PREFIX}*`, async (request, reply) => {
+    const key = request.params['*'];
+    if (!isSafeKey(key) || !storage.readLocation) throw notFound(STATUS_MESSAGES[404]);
+    const location = await storage.readLocation(key);
+    reply.header('cache-control', REDIRECT_CACHE_CONTROL);
+    return reply.redirect(location, 302);
   });
 }
 
 async function storagePlugin(app: FastifyInstance, opts: StoragePluginOptions) {
   const storage = await createStorage(opts.config, opts.secret);
   app.decorate('storage', storage);
+  const canRead = opts.canRead ?? hasSession;
   if (storage instanceof LocalStorage) {
     await mkdir(storage.tmpDir, { recursive: true });
     await removeStaleTemporaryFiles(storage.tmpDir);
     await removeStaleMultipartUploads(storage.multipartDir);
-    await app.register(localRoutes, { storage });
+    await app.register(localRoutes, { storage, canRead });
+  } else {
+    await app.register(redirectRoutes, { storage, canRead });
   }
 }
 

@@ -2,7 +2,7 @@
 // the resource descriptors. Calls listed in `handWritten` are left to their own modules. Every
 // write passes the member to the repository, which logs it in the same transaction (audit log).
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import type { ResourceDescriptor } from '../../../schemas/descriptor';
+import { detailOnlyFields, type ResourceDescriptor } from '../../../schemas/descriptor';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
 import type { Action } from '../../../schemas/permissions';
 import { deleteRow, findRow, insertRow, listRows, updateRow, type Row } from '../db/repository';
@@ -82,9 +82,11 @@ async function listCall(descriptor: ResourceDescriptor, app: FastifyInstance, pa
     order,
     page: all ? undefined : { index: Number(params.pageIndex ?? 1), size: Number(params.pageSize ?? 15) },
     limit: MAX_ALL_ROWS,
+    // Lists carry what lists show; bodies come from the single-record call.
+    omit: detailOnlyFields(descriptor),
   });
   return ok(
-    rows.map((r) => present(descriptor, r)),
+    rows.map((r) => present(descriptor, r, app.storage)),
     undefined,
     total,
   );
@@ -143,7 +145,7 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
               ? await findRow(app.database, descriptor, descriptor.codeField, code)
               : undefined;
         if (!row) throw notFound(`${descriptor.label}不存在或已被删除`);
-        return ok(present(descriptor, row));
+        return ok(present(descriptor, row, app.storage));
       });
     });
   }
@@ -153,7 +155,10 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
       const member = await requireAccess(request, descriptor, 'create');
       const values: Row = { ...body };
       await prepareWrite(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, values, undefined);
-      return ok(present(descriptor, await insertRow(app.database, descriptor, values, member)));
+      const files = app.files.track(descriptor);
+      const row = await insertRow(app.database, descriptor, values, member, files.hook);
+      await files.settle();
+      return ok(present(descriptor, row, app.storage));
     });
   }
 
@@ -165,9 +170,12 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
       const values: Row = { ...body };
       delete values.Id;
       await prepareWrite(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, values, existing);
-      const updated = await updateRow(app.database, descriptor, Number(body.Id), values, member);
+      // The files the update drops (a replaced video, a handout taken off) go once it commits.
+      const files = app.files.track(descriptor);
+      const updated = await updateRow(app.database, descriptor, Number(body.Id), values, member, files.hook);
       if (!updated) throw notFound(`${descriptor.label}不存在或已被删除`);
-      return ok(present(descriptor, updated));
+      await files.settle();
+      return ok(present(descriptor, updated, app.storage));
     });
   }
 
@@ -177,8 +185,11 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
       const existing = await loadById(app, descriptor, body.Id);
       if (OWNED[descriptor.resource]?.includes('delete')) requireOwnership(member, descriptor.resource, existing);
       await checkDelete(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, existing);
-      if (!(await deleteRow(app.database, descriptor, Number(body.Id), member))) throw notFound(`${descriptor.label}不存在或已被删除`);
-      return ok(present(descriptor, existing), MSG_DELETED);
+      // The record's files go once the delete commits, unless another record points at them.
+      const files = app.files.track(descriptor);
+      if (!(await deleteRow(app.database, descriptor, Number(body.Id), member, files.hook))) throw notFound(`${descriptor.label}不存在或已被删除`);
+      await files.settle();
+      return ok(present(descriptor, existing, app.storage), MSG_DELETED);
     });
   }
 }

@@ -7,6 +7,7 @@ import healthRoutes from './health';
 import { registerCrud } from './crud';
 import memberRoutes from './members';
 import multipartRoutes from './multipart';
+import ownPasswordRoutes from './ownPassword';
 import uploadRoutes from './upload';
 import usewebRoutes from './useweb';
 import videoRoutes from './video';
@@ -27,6 +28,7 @@ export default async function routes(app: FastifyInstance) {
   for (const descriptor of RESOURCES) registerCrud(app, descriptor, HAND_WRITTEN);
   await app.register(healthRoutes);
   await app.register(authRoutes);
+  await app.register(ownPasswordRoutes);
   await app.register(memberRoutes);
   await app.register(videoRoutes);
   await app.register(usewebRoutes);

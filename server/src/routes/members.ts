@@ -1,5 +1,7 @@
 // Member administration (docs/api.md): administrators only. Passwords are hashed and never
 // returned; a password change, disabling (停用) or deletion ends that member's sessions at once.
+// The built-in administrator's password is not set here, by anyone: its owner changes it with
+// UpdateOwnPassword (routes/ownPassword.ts).
 // Every change is logged in its own transaction (audit log), a new password only as "changed".
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
@@ -15,6 +17,8 @@ import { readRoute, writeRoute } from './crud';
 import { createBodySchema, idBodySchema, listParamsSchema, MAX_ALL_ROWS, updateBodySchema } from './requestSchemas';
 
 const tags = ['成员'];
+
+export const MSG_BUILTIN_PASSWORD = '内置管理员的密码只能由其本人修改';
 
 interface MemberBody {
   Id?: number;
@@ -107,6 +111,11 @@ export default async function memberRoutes(app: FastifyInstance) {
     const existing = await load(body.Id!);
     if (existing.IS_BUILTIN === 1 && body.IsAdmin === 0) {
       throw badRequest('内置管理员不能取消管理员身份', [{ field: 'IsAdmin', msg: '内置管理员不能取消管理员身份' }]);
+    }
+    // Not even by the built-in administrator themselves here: only through UpdateOwnPassword, which
+    // asks for the current password (routes/ownPassword.ts).
+    if (body.Password !== undefined && existing.IS_BUILTIN === 1) {
+      throw badRequest(MSG_BUILTIN_PASSWORD, [{ field: 'Password', msg: MSG_BUILTIN_PASSWORD }]);
     }
     if (body.IsDisabled === 1 && existing.IS_BUILTIN === 1) {
       throw badRequest('内置管理员不能停用', [{ field: 'IsDisabled', msg: '内置管理员不能停用' }]);

@@ -80,7 +80,12 @@ export default async function multipartRoutes(app: FastifyInstance) {
     const member = await requireAnyCode(request, UPLOAD_MODULES[Kind], ['1', '3']);
     const prepared = prepareUpload({ FileName: body.FileName, Size: body.Size, ContentType: body.ContentType ?? '', Kind });
     const partSize = partSizeFor(prepared.size, app.storage.partSize);
-    const uploadId = await app.storage.createMultipartUpload(prepared);
+    // The daily quota first: past it (429) nothing is started in storage.
+    await app.files.reserveUpload(member, prepared);
+    const uploadId = await app.storage.createMultipartUpload(prepared).catch(async (err: unknown) => {
+      await app.files.releaseUpload(prepared.key).catch(() => undefined);
+      throw err;
+    });
     try {
       await db
         .insertInto('UPLOAD')

@@ -12,7 +12,7 @@ import { newCode, type MemberRow } from '../auth/members';
 import type { Db } from '../db/database';
 import { anyRow, findRow, listRows, type Row } from '../db/repository';
 import { badRequest, conflict, type FieldError } from '../errors';
-import { sanitizeRichText } from '../richText';
+import { RichTextRefused, sanitizeRichText } from '../richText';
 import { parseUploadKey, POLICIES } from '../storage/policies';
 import type { StorageDriver } from '../storage/types';
 import type { UploadKind } from '../../../schemas/types';
@@ -141,7 +141,7 @@ const RULES: Record<string, ResourceRules> = {
 };
 
 /** Fields holding stored files, and the upload kind each must be. */
-const FILE_FIELDS: Record<string, UploadKind> = {
+export const FILE_FIELDS: Readonly<Record<string, UploadKind>> = {
   VdUrl: 'video',
   VdEnclosure: 'handout',
   SaPdfUrl: 'handout',
@@ -212,7 +212,13 @@ export async function prepareWrite(
 ): Promise<void> {
   const errors: FieldError[] = [];
   for (const field of fieldsWith(descriptor, 'text/html')) {
-    if (typeof values[field] === 'string') values[field] = sanitizeRichText(values[field]);
+    if (typeof values[field] !== 'string') continue;
+    try {
+      values[field] = await sanitizeRichText(values[field]);
+    } catch (err) {
+      if (!(err instanceof RichTextRefused)) throw err;
+      errors.push({ field, msg: err.message });
+    }
   }
   for (const field of fieldsWith(descriptor, 'application/json')) {
     if (values[field] === undefined) continue;
@@ -243,11 +249,25 @@ export async function checkDelete(descriptor: ResourceDescriptor, ctx: RuleConte
   await RULES[descriptor.resource]?.beforeDelete?.(ctx, descriptor, existing);
 }
 
-/** Shapes a stored row for the wire: malformed file lists read as an empty list. */
-export function present(descriptor: ResourceDescriptor, row: Row): Row {
+/**
+ * Shapes a stored row for the wire: malformed file lists read as an empty list, and with `storage`
+ * our file URLs in the form the driver hands out now (with S3_READ=private a record saved with the
+ * bucket's public URL reads as `/files/<key>`, so closing the bucket breaks no record).
+ */
+export function present(descriptor: ResourceDescriptor, row: Row, storage?: StorageDriver): Row {
   const out: Row = { ...row };
+  const current = (url: string) => {
+    const key = storage?.keyOf(url);
+    return key === undefined ? url : storage!.fileUrl(key);
+  };
   for (const field of fieldsWith(descriptor, 'application/json')) {
-    if (field in out) out[field] = JSON.stringify(parseFileList(out[field]));
+    if (field in out) out[field] = JSON.stringify(parseFileList(out[field]).map((f) => ({ ...f, url: current(f.url) })));
+  }
+  if (storage) {
+    for (const field of Object.keys(FILE_FIELDS)) {
+      const value = out[field];
+      if (typeof value === 'string' && value !== '' && !value.startsWith('[')) out[field] = current(value);
+    }
   }
   return out;
 }

@@ -21,8 +21,11 @@ export const uploadRequestSchema = {
 const uploadRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   app.post('/Ajax/SignUpload', { schema: { tags: ['上传'], summary: '申请上传', body: uploadRequestSchema } }, async (request) => {
     const { FileName, Size, ContentType, Kind } = request.body;
-    await requireAnyCode(request, UPLOAD_MODULES[Kind], ['1', '3']);
+    const member = await requireAnyCode(request, UPLOAD_MODULES[Kind], ['1', '3']);
     const prepared = prepareUpload({ FileName, Size, ContentType: ContentType ?? '', Kind });
+    // Counted against the daily quota (429 past it, nothing signed), and removed in a day unless a
+    // record points at it by then.
+    await app.files.reserveUpload(member, prepared);
     const signed = await app.storage.signUpload(prepared);
     return ok({ ...signed, FileUrl: app.storage.fileUrl(prepared.key), Title: prepared.title });
   });

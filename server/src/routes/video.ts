@@ -7,7 +7,7 @@ import { findRow, incrementCounter, insertRow, deleteRow } from '../db/repositor
 import { badRequest, constraintViolation, notFound } from '../errors';
 import { MSG_PUBLISHED, ok } from '../http/envelope';
 import { requireAccess, requireAnyCode, requireOwnership } from '../plugins/permissions';
-import { richTextIsEmpty, sanitizeRichText } from '../richText';
+import { RichTextRefused, richTextIsEmpty, sanitizeRichText } from '../richText';
 import { writeRoute } from './crud';
 import { createBodySchema, idBodySchema } from './requestSchemas';
 
@@ -34,7 +34,9 @@ export default async function videoRoutes(app: FastifyInstance) {
   writeRoute(app, '/Ajax/AddVideoMessage', createBodySchema(videoCommentResource), { tags: commentTags, summary: '发表评论' }, async (request, body) => {
     const member = await requireAccess(request, videoCommentResource, 'create');
     if (!(await findRow(app.database, videoResource, 'VdCode', String(body.VdCode)))) throw notFound('视频不存在或已被删除');
-    const html = sanitizeRichText(String(body.VmDes));
+    const html = await sanitizeRichText(String(body.VmDes)).catch((err: unknown) => {
+      throw err instanceof RichTextRefused ? badRequest(err.message, [{ field: 'VmDes', msg: err.message }]) : err;
+    });
     if (richTextIsEmpty(html)) throw badRequest('评论内容不能为空', [{ field: 'VmDes', msg: '评论内容不能为空' }]);
     const row = await insertRow(app.database, videoCommentResource, {
       VdCode: body.VdCode,
@@ -56,7 +58,10 @@ export default async function videoRoutes(app: FastifyInstance) {
     const existing = await findRow(app.database, videoCommentResource, 'Id', Number(body.Id));
     if (!existing) throw notFound('评论不存在或已被删除');
     requireOwnership(member, videoCommentResource.resource, existing);
-    if (!(await deleteRow(app.database, videoCommentResource, Number(body.Id), member))) throw notFound('评论不存在或已被删除');
+    // Rich text may link to stored files: one the comment was the last to link to goes with it.
+    const files = app.files.track(videoCommentResource);
+    if (!(await deleteRow(app.database, videoCommentResource, Number(body.Id), member, files.hook))) throw notFound('评论不存在或已被删除');
+    await files.settle();
     return ok(existing);
   });
 }

@@ -12,6 +12,7 @@ import { ApiError, badRequest, conflict, forbidden, notFound, tooLarge } from '.
 import { diskFault } from '../http/faults';
 import { MAGIC_HEAD_BYTES, matchesMagic } from './magic';
 import { DEFAULT_PART_SIZE, RejectedUpload, bareETag, checkJoined } from './multipart';
+import { keysAfterPrefixes } from './keys';
 import { POLICIES, assertSafeKey, isSafeKey, parseUploadKey } from './policies';
 import type { CompleteRequest, MultipartRef, PartRequest, SignRequest, StorageDriver, UploadedPart } from './types';
 
@@ -405,6 +406,30 @@ export class LocalStorage implements StorageDriver {
     if (!url.startsWith(FILES_PREFIX)) return undefined;
     const key = url.slice(FILES_PREFIX.length);
     return isSafeKey(key) ? key : undefined;
+  }
+
+  keysIn(text: string): string[] {
+    return keysAfterPrefixes(text, [FILES_PREFIX]);
+  }
+
+  async *listKeys(prefix = ''): AsyncIterable<string> {
+    // Dot folders (`.tmp`: uploads in progress) are never stored files.
+    const walk = async function* (dir: string, rel: string): AsyncGenerator<string> {
+      const entries = await readdir(dir, { withFileTypes: true }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'ENOENT') return [];
+        throw err;
+      });
+      for (const e of entries) {
+        if (e.name.startsWith('.')) continue;
+        const key = rel ? `${rel}/${e.name}` : e.name;
+        if (e.isDirectory()) yield* walk(path.join(dir, e.name), key);
+        else if (e.isFile() && isSafeKey(key)) yield key;
+      }
+    };
+    // A prefix names a folder (`video/`); anything else finds nothing.
+    const folder = prefix.replace(/\/+$/, '');
+    if (folder !== '' && !isSafeKey(folder)) return;
+    yield* walk(folder ? this.pathOf(folder) : this.root, folder);
   }
 
   /** Absolute path of a key; refuses keys that could leave the root. */

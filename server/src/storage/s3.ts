@@ -9,6 +9,7 @@ import {
   DeleteObjectCommand,
   GetObjectCommand,
   HeadObjectCommand,
+  ListObjectsV2Command,
   ListPartsCommand,
   PutObjectCommand,
   S3Client,
@@ -21,6 +22,7 @@ import { publicBaseUrl } from './s3Urls';
 export { publicBaseUrl };
 import { ApiError, badRequest, notFound } from '../errors';
 import { bucketFault } from '../http/faults';
+import { keysAfterPrefixes } from './keys';
 import { MAGIC_HEAD_BYTES } from './magic';
 import { DEFAULT_PART_SIZE, RejectedUpload, checkJoined } from './multipart';
 import { assertSafeKey, isSafeKey } from './policies';
@@ -36,6 +38,14 @@ export interface S3StorageOptions {
 type AwsError = { name?: string; Code?: string; $metadata?: { httpStatusCode?: number } };
 const errorName = (err: unknown) => (err as AwsError).name ?? (err as AwsError).Code;
 const NO_UPLOAD = '上传任务不存在或已结束，请重新上传';
+/** Path of files on this server (S3_READ=private): the same as the local driver's. */
+const FILES_PREFIX = '/files/';
+/**
+ * Presigned reads are signed as of the start of the current window and valid for two windows, so a
+ * URL handed out is valid for at least one window (a lecture watched with pauses and seeks), and
+ * every reader within a window gets the same URL, which browsers then cache like any file.
+ */
+export const READ_WINDOW_SECONDS = 3600;
 
 export class S3Storage implements StorageDriver {
   readonly name = 's3' as const;
@@ -43,11 +53,15 @@ export class S3Storage implements StorageDriver {
   private readonly bucket: string;
   private readonly ttlSeconds: number;
   readonly partSize: number;
-  /** Prefix of every file URL, without the trailing slash. */
+  /** Prefix of every public file URL, without the trailing slash. */
   private readonly baseUrl: string;
+  /** S3_READ: records hold `/files/<key>` (private bucket) or the public URL. */
+  readonly read: 'private' | 'public';
 
   constructor(config: S3Config, options: S3StorageOptions = {}) {
     this.bucket = config.bucket;
+    // loadConfig sets it from S3_READ (default private); a bare S3Config names the bucket's own URLs.
+    this.read = config.read ?? 'public';
     this.ttlSeconds = options.ttlSeconds ?? 3600;
     this.partSize = options.partSize ?? DEFAULT_PART_SIZE;
     this.client = new S3Client({
@@ -111,14 +125,45 @@ export class S3Storage implements StorageDriver {
   }
 
   fileUrl(key: string): string {
-    return `${this.baseUrl}/${key}`;
+    return this.read === 'private' ? `${FILES_PREFIX}${key}` : `${this.baseUrl}/${key}`;
   }
 
+  /** Both forms are ours whatever S3_READ says now: records written under the other setting stay valid. */
   keyOf(url: string): string | undefined {
-    const prefix = `${this.baseUrl}/`;
-    if (!url.startsWith(prefix)) return undefined;
+    const prefix = [FILES_PREFIX, `${this.baseUrl}/`].find((p) => url.startsWith(p));
+    if (!prefix) return undefined;
     const key = url.slice(prefix.length);
     return isSafeKey(key) ? key : undefined;
+  }
+
+  keysIn(text: string): string[] {
+    return keysAfterPrefixes(text, [FILES_PREFIX, `${this.baseUrl}/`]);
+  }
+
+  /**
+   * Where `/files/<key>` sends a signed-in member: a presigned GET (S3_READ=private), the same URL
+   * for everyone within a window (see READ_WINDOW_SECONDS); or the public URL.
+   */
+  async readLocation(key: string): Promise<string> {
+    assertSafeKey(key);
+    if (this.read === 'public') return `${this.baseUrl}/${key}`;
+    const windowMs = READ_WINDOW_SECONDS * 1000;
+    const signingDate = new Date(Math.floor(Date.now() / windowMs) * windowMs);
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
+      expiresIn: 2 * READ_WINDOW_SECONDS,
+      signingDate,
+    });
+  }
+
+  async *listKeys(prefix = ''): AsyncIterable<string> {
+    let token: string | undefined;
+    do {
+      const page = await this.client.send(
+        new ListObjectsV2Command({ Bucket: this.bucket, Prefix: prefix || undefined, ContinuationToken: token }),
+      );
+      for (const object of page.Contents ?? []) if (object.Key && isSafeKey(object.Key)) yield object.Key;
+      token = page.IsTruncated ? page.NextContinuationToken : undefined;
+    } while (token);
   }
 
   async exists(key: string): Promise<boolean> {
@@ -225,8 +270,10 @@ export class S3Storage implements StorageDriver {
     try {
       await this.client.send(new AbortMultipartUploadCommand({ Bucket: this.bucket, Key: ref.key, UploadId: ref.uploadId }));
     } catch (err) {
-      // Already completed or aborted: nothing is left, which is what abort wants.
-      if (errorName(err) === 'NoSuchUpload') return;
+      // Already completed or aborted: nothing is left, which is what abort wants. AWS says
+      // NoSuchUpload; OpenStack Swift's S3 API says NoSuchKey for an upload already completed.
+      const name = errorName(err);
+      if (name === 'NoSuchUpload' || name === 'NoSuchKey') return;
       throw err;
     }
   }

@@ -50,10 +50,22 @@ export interface StorageDriver {
   readonly partSize: number;
   /** How the browser sends the bytes: method, URL, headers and form fields. */
   signUpload(req: SignRequest): Promise<Omit<SignedUpload, 'FileUrl' | 'Title'>>;
-  /** URL the stored file is read from (`/files/<key>` for local storage). */
+  /**
+   * URL a record stores for the file: `/files/<key>` (served or redirected by this server to
+   * signed-in members), or with `S3_READ=public` the bucket's or CDN's public URL.
+   */
   fileUrl(key: string): string;
-  /** The key of a URL this driver produced, or undefined when the URL is not ours. */
+  /** The key of a URL this driver produced (in any form it ever produced), or undefined when not ours. */
   keyOf(url: string): string | undefined;
+  /** Keys of every URL of ours found in a text (a file URL, a file list, rich text), in order, without repeats. */
+  keysIn(text: string): string[];
+  /**
+   * Where `/files/<key>` sends a signed-in member, for drivers that do not serve the bytes
+   * themselves (a presigned GET, or the public URL); undefined for the local driver.
+   */
+  readLocation?(key: string): Promise<string>;
+  /** Every stored key under a prefix (`video/`…), outside temporary folders (adoption of files stored before migration 006). */
+  listKeys(prefix?: string): AsyncIterable<string>;
   exists(key: string): Promise<boolean>;
   /** Size in bytes of a stored file, or undefined when there is none. */
   sizeOf(key: string): Promise<number | undefined>;
