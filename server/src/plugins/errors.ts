@@ -50,7 +50,18 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
   socket.destroy(err);
 }
 
+/**
+ * Longest address answered, in bytes. Node refuses a request head over 16 KiB itself (431); an
+ * address just under that could come back in a redirect's Location (Swagger UI's static pages echo
+ * their query) and make an answer whose headers a client's own 16 KiB limit cannot read. The
+ * longest address the screens send (a search of 1,000 Chinese characters) is about 9 KiB.
+ */
+export const MAX_URL_BYTES = 12 * 1024;
+
 export default fp(async (app) => {
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.url.length > MAX_URL_BYTES) return reply.status(414).send(envelope(414));
+  });
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {
       return reply.status(error.status).send({ code: error.status, msg: error.message, errors: error.errors });
