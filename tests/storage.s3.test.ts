@@ -109,6 +109,16 @@ describe.each(peers)('s3 storage on $name', (peer) => {
     return { status: res.status, type: res.headers.get('content-type'), bytes: Buffer.from(await res.arrayBuffer()) };
   };
 
+  /** The stored file reads back as `bytes`, typed as a video; then it is removed and gone. */
+  async function expectStoredThenRemove(key: string, bytes: Buffer) {
+    const got = await read(key);
+    expect(got.status).toBe(200);
+    expect(got.type).toBe('video/mp4');
+    expect(got.bytes.equals(bytes)).toBe(true);
+    await storage.remove(key);
+    expect(await storage.exists(key)).toBe(false);
+  }
+
   /** Signs and sends parts of `bytes` cut at `partSize`; returns them as completion lists them. */
   async function sendParts(key: string, uploadId: string, bytes: Buffer, partSize: number, numbers: number[]) {
     const parts = [];
@@ -170,13 +180,7 @@ describe.each(peers)('s3 storage on $name', (peer) => {
       expect(await storage.sizeOf(prepared.key)).toBe(bytes.length);
 
       expect(storage.keyOf(storage.fileUrl(prepared.key))).toBe(prepared.key);
-      const got = await read(prepared.key);
-      expect(got.status).toBe(200);
-      expect(got.type).toBe('video/mp4');
-      expect(got.bytes.equals(bytes)).toBe(true);
-
-      await storage.remove(prepared.key);
-      expect(await storage.exists(prepared.key)).toBe(false);
+      await expectStoredThenRemove(prepared.key, bytes);
       expect(await storage.sizeOf(prepared.key)).toBeUndefined();
       if (peer.publicRead) expect((await fetch(publicUrl(prepared.key))).status).toBe(404);
       await storage.remove(prepared.key); // removing twice is harmless
@@ -276,12 +280,7 @@ describe.each(peers)('s3 storage on $name', (peer) => {
       await storage.completeMultipartUpload({ ...ref, parts, size: bytes.length });
 
       expect(await storage.sizeOf(prepared.key)).toBe(bytes.length);
-      const got = await read(prepared.key);
-      expect(got.status).toBe(200);
-      expect(got.type).toBe('video/mp4');
-      expect(got.bytes.equals(bytes)).toBe(true);
-      await storage.remove(prepared.key);
-      expect(await storage.exists(prepared.key)).toBe(false);
+      await expectStoredThenRemove(prepared.key, bytes);
     });
 
     it('refuses a joined file of another size than declared, keeping nothing', async () => {
