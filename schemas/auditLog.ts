@@ -16,24 +16,6 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
 };
 
 /**
- * The resources whose writes are logged: the name the log shows for each, and the field that
- * names a record (its readable label in the log).
- */
-export const AUDITED_RESOURCES = {
-  video: { label: '视频', nameField: 'VdName' },
-  videoType: { label: '视频分类', nameField: 'VdtName' },
-  videoComment: { label: '视频评论', nameField: 'VmDes' },
-  useweb: { label: '常用网站', nameField: 'UwName' },
-  article: { label: '文章', nameField: 'SaName' },
-  tykjArticle: { label: '统一口径', nameField: 'SaName' },
-  classify: { label: '文章分类', nameField: 'ScName' },
-  tykjClassify: { label: '统一口径分类', nameField: 'ScName' },
-  member: { label: '成员', nameField: 'AuName' },
-} as const satisfies Record<string, { label: string; nameField: string }>;
-export type AuditedResource = keyof typeof AUDITED_RESOURCES;
-export const AUDITED_RESOURCE_NAMES = Object.keys(AUDITED_RESOURCES) as AuditedResource[];
-
-/**
  * One changed (or, for an addition or a deletion, recorded) field. `before`/`after` are absent on
  * the side that has no record. Long text and rich text are kept as a plain-text excerpt
  * (`truncated`); secrets are never kept, only that they changed (`redacted`). A sort lists each
@@ -59,7 +41,8 @@ export const auditLogSchema = {
     AuCode: { type: 'string', title: '操作人编码', maxLength: 64, readOnly: true },
     AuName: { type: 'string', title: '操作人', readOnly: true },
     Action: { type: 'string', title: '操作', enum: AUDIT_ACTIONS, readOnly: true },
-    Resource: { type: 'string', title: '对象', enum: AUDITED_RESOURCE_NAMES, readOnly: true },
+    // A resource name of an audited entity (`audit` in its descriptor).
+    Resource: { type: 'string', title: '对象', maxLength: 64, readOnly: true },
     RecordId: { type: ['integer', 'null'], title: '记录ID', readOnly: true },
     RecordCode: { type: 'string', title: '记录编码', readOnly: true },
     RecordName: { type: 'string', title: '名称', readOnly: true },
@@ -90,4 +73,8 @@ export const auditLogResource = defineResource({
   listParams: ['AtFrom', 'AtTo'],
   pageSize: 15,
   dialog: { width: 800, title: '操作详情' },
+  handWritten: ['list'],
+  screens: [
+    { path: '/auditLog', label: '操作日志', module: 'admin', component: 'auditLog/AuditLogList', menu: [{ group: '系统管理', order: 51, icon: 'History' }] },
+  ],
 });

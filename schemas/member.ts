@@ -1,13 +1,10 @@
-import { defineResource, MODULES } from './descriptor';
+import { defineResource } from './descriptor';
 import { codeField, flagField, idField, requiredTextField, textField } from './fields';
 import type { JSONSchema } from 'json-schema-to-ts';
 
 /** A permission string: a comma-separated subset of 1,2,3,4,a. */
 export const PERMISSION_STRING_PATTERN = '^([1234a](,[1234a])*)?$';
 
-const moduleProperties = Object.fromEntries(
-  MODULES.map((m) => [m, { type: 'string', maxLength: 9, pattern: PERMISSION_STRING_PATTERN }]),
-) as Record<(typeof MODULES)[number], { type: 'string'; maxLength: 9; pattern: string }>;
 
 export const memberSchema = {
   type: 'object',
@@ -23,8 +20,8 @@ export const memberSchema = {
     Modules: {
       type: 'object',
       title: '模块权限',
-      properties: moduleProperties,
-      additionalProperties: false,
+      // Keyed by the modules the entities declare (schemas/index.ts); the member calls refuse others.
+      additionalProperties: { type: 'string', maxLength: 9, pattern: PERMISSION_STRING_PATTERN },
     },
     Password: { type: 'string', title: '密码', minLength: 6, maxLength: 128, writeOnly: true },
   },
@@ -59,4 +56,7 @@ export const memberResource = defineResource({
   filters: [],
   pageSize: 15,
   dialog: { width: 600, title: '成员详情' },
+  handWritten: ['list', 'one', 'create', 'update', 'delete'],
+  screens: [{ path: '/member', label: '成员管理', module: 'admin', component: 'member/MemberList', menu: [{ group: '系统管理', order: 50, icon: 'People' }] }],
+  audit: { nameField: 'AuName' },
 });

@@ -53,7 +53,27 @@ const shared = {
   defaultOrder: 'SA_SORT ASC, IS_COMMON DESC, PUBLISH_TIME DESC',
   pageSize: 15,
   dialog: { width: 900, title: '文章目录详情' },
+  files: { SaPdfUrl: 'handout' },
+  createDefaults: { PublishTime: 'today' },
+  audit: { nameField: 'SaName' },
 } as const;
+
+/** The article document types (a catalogue's `type`): 标准图集, 法律法规, 造价刊物, 公司通用文档. */
+export const ARTICLE_TYPES = ['标准图集', '法律法规', '造价刊物', '公司通用文档'] as const;
+const ARTICLE_TYPE_ICONS = ['CollectionsBookmark', 'Gavel', 'MenuBook', 'Description'] as const;
+
+/** An article belongs to a classification of its own service and takes that classification's type. */
+const classifiedIn = (classify: string) =>
+  ({
+    field: 'ScCode',
+    to: classify,
+    toField: 'ScCode',
+    missing: '所属分类不存在',
+    missingHint: '请选择所属分类',
+    onDelete: 'refuse',
+    refused: '该分类下还有文章，请先删除或移走文章',
+    copy: { type: 'type' },
+  }) as const;
 
 /** Document catalogues (标准图集, 法律法规, 造价刊物, 公司通用文档) on /Xcx1/. */
 export const articleResource = defineResource({
@@ -72,6 +92,30 @@ export const articleResource = defineResource({
   ],
   searchFields: ['SaName', 'SaCodeName'],
   filters: ['ScCode', 'type'],
+  modules: [{ key: 'article', label: '文章目录' }],
+  screens: [
+    {
+      path: '/Knowledge/Article/Catalogue',
+      label: '文章目录',
+      module: 'article',
+      component: 'article/ArticleCatalogue',
+      menu: ARTICLE_TYPES.map((label, type) => ({
+        group: '文章',
+        order: 20 + type,
+        icon: ARTICLE_TYPE_ICONS[type]!,
+        label,
+        to: `/Knowledge/Article/Catalogue?type=${type}`,
+      })),
+    },
+    {
+      path: '/Knowledge/Article/Manage',
+      label: '文章目录管理',
+      module: 'article',
+      component: 'article/ArticleManage',
+      menu: [{ group: '文章', order: 24, icon: 'FolderOpen', to: '/Knowledge/Article/Manage?type=0', match: ['/Knowledge/Article/Manage'] }],
+    },
+  ],
+  references: [classifiedIn('classify')],
 });
 
 /** Unified answers (统一口径) on /Xcx3/. */
@@ -85,4 +129,16 @@ export const tykjArticleResource = defineResource({
   listColumns: [{ field: 'SaSort' }, { field: 'SaName' }, { field: 'PublishTime', render: 'date' }],
   searchFields: ['SaName'],
   filters: ['ScCode', 'type'],
+  modules: [{ key: 'tykj', label: '统一口径' }],
+  screens: [
+    { path: '/Knowledge/TYKJ', label: '统一口径', module: 'tykj', component: 'tykj/TykjView', menu: [{ group: '统一口径', order: 30, icon: 'QuestionAnswer' }] },
+    {
+      path: '/Knowledge/TYKJ/Manage',
+      label: '统一口径管理',
+      module: 'tykj',
+      component: 'tykj/TykjManage',
+      menu: [{ group: '统一口径', order: 31, icon: 'FolderOpen' }],
+    },
+  ],
+  references: [classifiedIn('tykjClassify')],
 });

@@ -39,7 +39,26 @@ const shared = {
   filters: ['ScFatherCode', 'type'],
   pageSize: 15,
   dialog: { width: 700, title: '分类详情' },
+  files: { ScImg: 'image', ScPageimg: 'image' },
+  // The type is fixed at creation: a child takes its parent's, a top-level classification its page's.
+  fixedFields: ['type'],
+  audit: { nameField: 'ScName' },
 } as const;
+
+/** Classifications form a tree under ROOT_CODE; a child has its parent's type and cannot leave it. */
+const parentIn = (classify: string) =>
+  ({
+    field: 'ScFatherCode',
+    to: classify,
+    toField: 'ScCode',
+    root: ROOT_CODE,
+    missing: '上级分类不存在',
+    onDelete: 'refuse',
+    refused: '该分类下还有子分类，请先删除子分类',
+    copy: { type: 'type' },
+    copyMismatch: '不能移动到其他类型的分类下',
+    cycle: '上级分类不能是该分类自身或其下级分类',
+  }) as const;
 
 /** Classifications of the document catalogues on /Xcx1/ (type = document type 0..3). */
 export const classifyResource = defineResource({
@@ -50,6 +69,26 @@ export const classifyResource = defineResource({
   table: 'DOC_CLASSIFY',
   module: 'article',
   readModules: ['classify'],
+  modules: [{ key: 'classify', label: '分类管理' }],
+  screens: [
+    {
+      path: '/Knowledge/Article/ClassifyManage/:type?',
+      label: '分类管理',
+      module: 'classify',
+      component: 'classify/ClassifyManage',
+      props: { service: 'article' },
+      menu: [
+        {
+          group: '文章',
+          order: 25,
+          icon: 'AccountTree',
+          to: '/Knowledge/Article/ClassifyManage/0',
+          match: ['/Knowledge/Article/ClassifyManage', '/Knowledge/TYKJ/ClassifyManage'],
+        },
+      ],
+    },
+  ],
+  references: [parentIn('classify')],
 });
 
 /** Classifications of the unified answers on /Xcx3/. */
@@ -61,4 +100,8 @@ export const tykjClassifyResource = defineResource({
   table: 'TYKJ_CLASSIFY',
   module: 'tykj',
   readModules: ['classify'],
+  screens: [
+    { path: '/Knowledge/TYKJ/ClassifyManage', label: '分类管理', module: 'classify', component: 'classify/ClassifyManage', props: { service: 'tykj' } },
+  ],
+  references: [parentIn('tykjClassify')],
 });

@@ -7,7 +7,7 @@ import type { usewebSchema } from './useweb';
 import type { videoCommentSchema } from './videoComment';
 import type { videoSchema } from './video';
 import type { videoTypeSchema } from './videoType';
-import type { ModuleKey } from './descriptor';
+import type { FileKind, ModuleKey } from './descriptor';
 
 export type Video = FromSchema<typeof videoSchema>;
 export type VideoType = FromSchema<typeof videoTypeSchema>;
@@ -58,4 +58,4 @@ export interface SignedUpload {
   Title: string;
 }
 
-export type UploadKind = 'video' | 'handout' | 'image';
+export type UploadKind = FileKind;

@@ -34,4 +34,10 @@ export const usewebResource = defineResource({
   filters: [],
   pageSize: 15,
   dialog: { width: 600, title: '详情' },
+  modules: [{ key: 'useweb', label: '常用网站管理' }],
+  screens: [
+    { path: '/useweb', label: '常用网站管理', module: 'useweb', component: 'useweb/UsewebList', menu: [{ group: '常用网站', order: 40, icon: 'Language' }] },
+  ],
+  createDefaults: { UwSort: 'last' },
+  audit: { nameField: 'UwName' },
 });

@@ -66,4 +66,26 @@ export const videoResource = defineResource({
   filters: ['VdtCode'],
   pageSize: 15,
   dialog: { width: 600, title: '详情' },
+  modules: [
+    { key: 'video', label: '视频学习编辑' },
+    { key: 'videoView', label: '在线视频' },
+  ],
+  screens: [
+    { path: '/video', label: '视频学习编辑', module: 'video', component: 'video/VideoList', menu: [{ group: '视频', order: 10, icon: 'VideoLibrary' }] },
+    {
+      path: '/Knowledge/VideoView',
+      label: '在线视频',
+      module: 'videoView',
+      component: 'videoView/VideoViewList',
+      menu: [{ group: '视频', order: 11, icon: 'OndemandVideo', match: ['/Knowledge/VideoView'] }],
+    },
+    { path: '/Knowledge/VideoView/Details', label: '视频详情', module: 'videoView', component: 'videoView/VideoDetails' },
+  ],
+  files: { VdUrl: 'video', VdEnclosure: 'handout' },
+  references: [
+    { field: 'VdtCode', to: 'videoType', toField: 'VdtCode', missing: '视频分类不存在', onDelete: 'refuse', refused: '该视频分类下还有视频，请先删除或移走视频' },
+  ],
+  createDefaults: { VdTime: 'today' },
+  ownership: { field: 'CreateAuCode', actions: ['edit', 'delete'] },
+  audit: { nameField: 'VdName' },
 });

@@ -20,7 +20,7 @@ export const videoCommentSchema = {
 
 export const videoCommentResource = defineResource({
   resource: 'videoComment',
-  label: '评论',
+  label: '视频评论',
   service: 'Ajax',
   table: 'VIDEO_MESSAGE',
   schema: videoCommentSchema,
@@ -37,4 +37,8 @@ export const videoCommentResource = defineResource({
   filters: ['VdCode'],
   pageSize: 15,
   dialog: { width: 600, title: '发表评论' },
+  handWritten: ['create', 'delete'],
+  references: [{ field: 'VdCode', to: 'video', toField: 'VdCode', missing: '视频不存在', onDelete: 'cascade' }],
+  ownership: { field: 'AuCode', actions: ['delete'], byOwnerWithView: true },
+  audit: { nameField: 'VmDes' },
 });

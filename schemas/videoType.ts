@@ -35,4 +35,7 @@ export const videoTypeResource = defineResource({
   filters: [],
   pageSize: 15,
   dialog: { width: 500, title: '详情' },
+  modules: [{ key: 'videoType', label: '视频分类' }],
+  screens: [{ path: '/videoType', label: '视频分类', module: 'videoType', menu: [{ group: '视频', order: 12, icon: 'Category' }] }],
+  audit: { nameField: 'VdtName' },
 });

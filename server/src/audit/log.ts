@@ -5,7 +5,8 @@
 // never a secret (passwords are write-only and named; only "changed" is kept), and long or rich
 // text as a short plain-text excerpt.
 import type { Kysely } from 'kysely';
-import { AUDITED_RESOURCES, type AuditAction, type AuditChange } from '../../../schemas/auditLog';
+import type { AuditAction, AuditChange } from '../../../schemas/auditLog';
+import { AUDITED_RESOURCES } from '../../../schemas/index';
 import type { ResourceDescriptor } from '../../../schemas/descriptor';
 import { parseFileList } from '../../../schemas/fileList';
 import type { Row } from '../db/repository';
@@ -105,7 +106,7 @@ export function diffChanges(descriptor: ResourceDescriptor, before: Row, after: 
 
 /** The readable label of a record: its name field (a comment: its text), cut to a search-friendly length. */
 export function recordName(descriptor: ResourceDescriptor, row: Row): string {
-  const audited = (AUDITED_RESOURCES as Record<string, { nameField: string }>)[descriptor.resource];
+  const audited = AUDITED_RESOURCES[descriptor.resource];
   const field = audited?.nameField;
   if (!field) return '';
   const schema = (descriptor.schema.properties as Record<string, FieldSchema>)[field] ?? {};

@@ -1,7 +1,8 @@
 // Members and sessions in the database, so that a session survives a restart and is shared by
 // every server process that uses the same database.
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { MODULES, type ModuleKey } from '../../../schemas/descriptor';
+import type { ModuleKey } from '../../../schemas/descriptor';
+import { MODULES } from '../../../schemas/index';
 import type { CurrentMember } from '../../../schemas/types';
 import type { Db } from '../db/database';
 import type { MemberTable } from '../db/tables';

@@ -2,7 +2,8 @@
 // filtered by resource, action and member, searched by record name, within a time range. The
 // list is the generic one (listQueries) plus the range; there is no call that writes the log.
 import type { FastifyInstance } from 'fastify';
-import { AUDIT_ACTIONS, AUDITED_RESOURCE_NAMES, auditLogResource } from '../../../schemas/auditLog';
+import { AUDIT_ACTIONS, auditLogResource } from '../../../schemas/auditLog';
+import { AUDITED_RESOURCES } from '../../../schemas/index';
 import { listQueries, type Row } from '../db/repository';
 import { parseOrderName } from '../db/orderName';
 import { badRequest } from '../errors';
@@ -20,7 +21,7 @@ export const auditListSchema = {
   ...base,
   properties: {
     ...base.properties,
-    Resource: { type: ['string', 'null'], enum: [...AUDITED_RESOURCE_NAMES, '', null] },
+    Resource: { type: ['string', 'null'], enum: [...Object.keys(AUDITED_RESOURCES), '', null] },
     Action: { type: ['string', 'null'], enum: [...AUDIT_ACTIONS, '', null] },
     AtFrom: {
       type: ['string', 'null'],

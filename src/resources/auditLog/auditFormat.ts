@@ -1,13 +1,8 @@
 // How the audit log reads to a person: Chinese names of resources, actions and fields (from the
 // schemas, never restated), and the kept values as text (flags as 是/否, permissions by module).
-import {
-  AUDIT_ACTION_LABELS,
-  AUDITED_RESOURCES,
-  type AuditAction,
-  type AuditChange,
-} from '../../../schemas/auditLog';
-import { MODULE_LABELS, PERMISSION_CODES, type ModuleKey, type PermissionCode } from '../../../schemas/descriptor';
-import { resourceByName } from '../../../schemas/index';
+import { AUDIT_ACTION_LABELS, type AuditAction, type AuditChange } from '../../../schemas/auditLog';
+import { PERMISSION_CODES, type PermissionCode } from '../../../schemas/descriptor';
+import { AUDITED_RESOURCES, MODULE_LABELS, resourceByName } from '../../../schemas/index';
 import { fieldSchema, fieldTitle, isFlag } from '../../components/schemaFields';
 import { CODE_LABELS } from '../member/ModulePermissionsInput';
 
@@ -15,7 +10,7 @@ export const EMPTY_VALUE = '—';
 export const REDACTED_TEXT = '已修改（内容不记录）';
 
 export function resourceLabel(resource: unknown): string {
-  const audited = (AUDITED_RESOURCES as Record<string, { label: string }>)[String(resource)];
+  const audited = AUDITED_RESOURCES[String(resource)];
   return audited?.label ?? String(resource ?? '');
 }
 
@@ -43,7 +38,7 @@ function permissions(value: Record<string, unknown>): string {
         .map((c) => c.trim())
         .filter((c): c is PermissionCode => (PERMISSION_CODES as readonly string[]).includes(c))
         .map((c) => CODE_LABELS[c]);
-      return `${MODULE_LABELS[module as ModuleKey] ?? module}：${names.join('、')}`;
+      return `${MODULE_LABELS[module] ?? module}：${names.join('、')}`;
     });
   return parts.length > 0 ? parts.join('；') : '（无）';
 }

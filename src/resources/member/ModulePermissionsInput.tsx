@@ -10,7 +10,8 @@ import {
 } from '@mui/material';
 import { useInput } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { MODULE_LABELS, MODULES, PERMISSION_CODES, type ModuleKey, type PermissionCode } from '../../../schemas/descriptor';
+import { PERMISSION_CODES, type ModuleKey, type PermissionCode } from '../../../schemas/descriptor';
+import { MODULE_LABELS, MODULES } from '../../../schemas/index';
 
 export const CODE_LABELS: Record<PermissionCode, string> = {
   '1': '新增',
