@@ -1,10 +1,10 @@
 // The permission rules of docs/api.md, as one pure function shared by the server (which
 // enforces them) and the admin app (which hides what a member may not do).
 import { resourceByName } from './index';
-import type { ModuleKey, PermissionCode, ResourceDescriptor } from './descriptor';
+import type { Action, ModuleKey, PermissionCode, ResourceDescriptor } from './descriptor';
 import type { CurrentMember } from './types';
 
-export type Action = 'create' | 'list' | 'show' | 'edit' | 'delete' | 'sort' | 'nextLevel';
+export type { Action } from './descriptor';
 
 /** Permission code each action needs: create 1, list/show 2, edit 3, delete 4, sort/next level 'a'. */
 export const ACTION_CODES: Record<Action, PermissionCode> = {
@@ -38,21 +38,23 @@ export function modulesFor(descriptor: ResourceDescriptor, action: Action): Modu
   return [descriptor.writeModule ?? descriptor.module];
 }
 
-/** Ownership rule: videos by their creator, comments by their author; admins always. */
+/**
+ * The ownership rule of a resource's `ownership`: a row is its owner's (by member code only:
+ * display names are not unique), administrators may act on every row. A row without an owner code
+ * (demo data, imported legacy rows) has no known owner, so only administrators may act on it.
+ */
 export function ownsRecord(member: PermissionHolder, resource: string, record: Record<string, unknown>): boolean {
   if (member.IsAdmin === 1) return true;
-  // By member code only: display names are not unique. A row without a creator code (demo data,
-  // imported legacy rows) has no known owner, so only administrators may change it.
-  if (resource === 'video') return typeof record.CreateAuCode === 'string' && record.CreateAuCode !== '' && record.CreateAuCode === member.AuCode;
-  if (resource === 'videoComment') return record.AuCode === member.AuCode;
-  return true;
+  const ownership = resourceByName(resource)?.ownership;
+  if (!ownership) return true;
+  const owner = record[ownership.field];
+  return typeof owner === 'string' && owner !== '' && owner === member.AuCode;
 }
 
-/** Actions whose rows are subject to the ownership rule. */
-const OWNED_ACTIONS: Partial<Record<string, readonly Action[]>> = {
-  video: ['edit', 'delete'],
-  videoComment: ['delete'],
-};
+/** Whether the action on the resource's rows is subject to the ownership rule. */
+export function isOwnedAction(descriptor: ResourceDescriptor, action: Action): boolean {
+  return descriptor.ownership?.actions.includes(action) ?? false;
+}
 
 export interface AccessQuery {
   resource: string;
@@ -66,13 +68,12 @@ export function canAccess(member: PermissionHolder | null | undefined, query: Ac
   const descriptor = resourceByName(query.resource);
   if (!descriptor) return false;
   if (descriptor.module === 'admin') return member.IsAdmin === 1;
-  const code = ACTION_CODES[query.action];
-  // Deleting a comment is governed by authorship alone (any viewer may remove their own comment).
-  const needsCode = !(query.resource === 'videoComment' && query.action === 'delete');
-  if (needsCode && !modulesFor(descriptor, query.action).some((m) => hasCode(member, m, code))) return false;
-  if (!needsCode && !modulesFor(descriptor, 'list').some((m) => hasCode(member, m, '2'))) return false;
-  if (query.record && OWNED_ACTIONS[query.resource]?.includes(query.action)) {
-    return ownsRecord(member, query.resource, query.record);
-  }
+  const owned = isOwnedAction(descriptor, query.action);
+  // Some owned actions need authorship and sight of the rows only (any viewer may remove their own
+  // comment), not the action's own code.
+  const byOwner = owned && descriptor.ownership?.byOwnerWithView === true;
+  const action = byOwner ? 'list' : query.action;
+  if (!modulesFor(descriptor, action).some((m) => hasCode(member, m, ACTION_CODES[action]))) return false;
+  if (query.record && owned) return ownsRecord(member, query.resource, query.record);
   return true;
 }

@@ -13,7 +13,9 @@ await build({
   entryPoints: [path.join(root, 'server/src/server.ts'), path.join(root, 'server/src/richTextWorker.ts')],
   outdir: path.join(root, 'server/dist'),
   outExtension: { '.js': '.mjs' },
-  // Dynamic imports (the S3 driver and its SDK) stay chunks of their own, loaded only when used.
+  // Dynamic imports stay chunks of their own, loaded only when used: the S3 driver and its SDK, and
+  // the app itself (server/src/cluster.ts), which a cluster's primary never builds.
+  // Its workers run this same server.mjs (Node's cluster forks the entry file).
   splitting: true,
   bundle: true,
   platform: 'node',

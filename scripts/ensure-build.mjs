@@ -7,8 +7,6 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const output = path.join(root, 'dist', 'index.html');
-// The server's render of the app's pages (src/ssr), built second.
-const serverRender = path.join(root, 'dist', '.ssr', 'render.mjs');
 const sources = ['src', 'schemas', 'index.html', 'vite.config.ts', 'package.json', 'package-lock.json'];
 
 function newest(p) {
@@ -28,7 +26,7 @@ function newest(p) {
   return latest;
 }
 
-const built = fs.existsSync(output) && fs.existsSync(serverRender) ? Math.min(fs.statSync(output).mtimeMs, fs.statSync(serverRender).mtimeMs) : 0;
+const built = fs.existsSync(output) ? fs.statSync(output).mtimeMs : 0;
 const latestSource = Math.max(...sources.map((s) => newest(path.join(root, s))));
 
 if (built >= latestSource) {
@@ -36,11 +34,9 @@ if (built >= latestSource) {
 } else {
   console.log(built ? 'sources changed since the last build: rebuilding the admin app…' : 'building the admin app…');
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  for (const args of [['build'], ['build', '--ssr', 'src/ssr/render.tsx']]) {
-    const result = spawnSync(process.execPath, [vite, ...args], { cwd: root, stdio: 'inherit' });
-    if (result.status !== 0) {
-      console.error('the admin app failed to build; see the messages above');
-      process.exit(result.status ?? 1);
-    }
+  const result = spawnSync(process.execPath, [vite, 'build'], { cwd: root, stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error('the admin app failed to build; see the messages above');
+    process.exit(result.status ?? 1);
   }
 }

@@ -1,27 +1,32 @@
-// The entry, kept small: it sends what can leave at once, then loads the app (start.tsx).
-//
-// Why small: module scripts evaluate their whole graph in one task, about 1 MB of code here. On a
-// page the server rendered (src/ssr), that code, preloaded by the page's head, downloaded alongside
-// the page and evaluated before its first paint, holding back text that the HTML already had. Such
-// a page now comes without those preloads (server/src/http/pages.ts), and the app is loaded once
-// the page has painted; clicks made before the takeover are held and replayed
-// (src/ssr/earlyClicks.ts). A page the browser renders itself loads the app at once (preloaded).
-// This module imports nothing heavy: only the small helper that sends a request early.
-import { sendEarly } from './http/early';
+import { StrictMode, startTransition } from 'react';
+import { createRoot } from 'react-dom/client';
+import { createBrowserRouter, RouterProvider } from 'react-router-dom';
+import { SCREENS } from '../schemas/index';
+import { App } from './App';
+import { authProvider } from './providers';
+import { preloadScreen } from './screens';
 
-// The id of ssr/pageState.ts's PAGE_STATE_ID, written here (that module imports react-query).
-const serverRendered = document.getElementById('ssr-state') !== null;
+const root = document.getElementById('root');
+if (!root) throw new Error('#root is missing from index.html');
 
-const loadApp = () => import('./start');
+// Both leave at once: the session (our authProvider keeps the answer for react-admin and for
+// useMember) and the code of the screen at this address.
+const session = authProvider.getCurrentMember().catch(() => undefined);
+const screenCode = preloadScreen(SCREENS, window.location.pathname);
 
-if (serverRendered) {
-  // A page the server rendered carries its session already: nothing to ask. A hidden tab (opened
-  // in the background) paints nothing, and requestAnimationFrame waits there until it is shown.
-  if (document.visibilityState === 'visible') requestAnimationFrame(() => setTimeout(loadApp));
-  else void loadApp();
-} else {
-  // The session request leaves before the app's code evaluates; its answer is in when the app
-  // first asks for it (src/http/early.ts).
-  sendEarly('/Ajax/GetCurrentMember', '{}');
-  void loadApp();
-}
+const router = createBrowserRouter([{ path: '*', element: <App /> }]);
+
+// The first render waits for both (the app shell of index.html shows meanwhile): with the member
+// known, the screen renders in it and asks for its rows at once; a screen whose code is missing
+// shows its fallback, and React then holds the screen back for 300 ms after the fallback
+// appeared, however soon the code arrives. It is a transition: React renders the page in slices
+// and gives the browser its main thread between them, not in one long task.
+void Promise.all([session, screenCode]).then(() =>
+  startTransition(() =>
+    createRoot(root).render(
+      <StrictMode>
+        <RouterProvider router={router} />
+      </StrictMode>,
+    ),
+  ),
+);

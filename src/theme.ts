@@ -16,8 +16,7 @@ export const theme: RaThemeOptions = {
     ...defaultTheme.components,
     ...zhCN.components,
     // Media queries answer the screen's real width from the first render (MUI's default answers
-    // false first, then again once mounted). That is also what the browser's first render of a
-    // server-rendered page reads; the server guesses the width (src/ssr/render.tsx).
+    // false first, then renders again once mounted).
     MuiUseMediaQuery: { defaultProps: { noSsr: true } },
     // Every spinner and bar has a name for screen readers (axe: aria-progressbar-name), including
     // react-admin's own: the app bar's indicator while anything loads, and its page-loading screen.

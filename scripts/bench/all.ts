@@ -1,12 +1,14 @@
 // npm run bench: every figure of the "Performance at scale" issue in one command. The server
 // benchmark (run.ts: data set, HTTP figures, 500 MB upload) and then the admin app's (ui.ts:
 // bundle, first row, page change, tree, Lighthouse), each in its own process so that neither
-// measures the other's memory; then every budget of both, met or not, in one list.
+// measures the other's memory; then every budget of both, met or not, in one list, and the server's
+// figures on one process beside one worker per core.
 // BENCH_SERVER=0 or BENCH_UI=0 leaves one out (its budgets are then read from its last JSON).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { WorkersRow } from './run';
 
 type Budget = [label: string, met: boolean, value: string];
 
@@ -48,6 +50,19 @@ for (const [title, file] of [
   console.log(`\n${title}${part ? `, measured ${part.when}` : ': not measured'}`);
   for (const [label, met, value] of part?.budgets ?? []) console.log(`  ${met ? 'MET    ' : 'NOT MET'}  ${label}: ${value}`);
 }
+// One process beside one worker per core (run.ts's table), in short.
+const latest = path.join(REPO, 'bench-results', 'latest.json');
+const rows = fs.existsSync(latest) ? ((JSON.parse(fs.readFileSync(latest, 'utf8')) as { workers?: WorkersRow[] }).workers ?? []) : [];
+if (rows.length > 0) {
+  console.log('\n=== One process and one worker per core (req/s, peak RSS MB) ===');
+  for (const r of rows) {
+    const { single: one, cluster: all } = r;
+    console.log(
+      `  ${r.dialect}, ${r.name}, ${r.connections} connections: 1 worker ${one.rps} req/s (${one.rssMb} MB); ${all.workers} workers ${all.rps} req/s (${all.workerRssMb.join(' + ')} MB, primary ${all.primaryRssMb} MB)`,
+    );
+  }
+}
+
 if (failed) {
   console.error(`\n${failed} part(s) of the benchmark failed; see above.`);
   process.exit(1);

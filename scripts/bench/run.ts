@@ -1,8 +1,10 @@
 // npm run bench:server (the first half of npm run bench): generates the large data set into
 // SQLite (and PostgreSQL when one can be had), starts the server as its own process on loopback,
 // and measures each call with autocannon (bounded: a few seconds per figure), beside the same
-// statements run in-process on the driver. Then the 500 MB upload. Prints tables and the budgets
-// of issue 6 as met or not, and writes bench-results/latest.json.
+// statements run in-process on the driver. The first page of the large category and the like
+// counter are measured again on a cluster of one worker per core (WORKERS), beside one process,
+// with the memory of each worker. Then the 500 MB upload. Prints tables and the budgets of issue 6
+// as met or not, and writes bench-results/latest.json.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -24,11 +26,15 @@ import type { Database } from '../../server/src/db/tables';
 import { parseOrderName } from '../../server/src/db/orderName';
 import { findRow, incrementCounter, listRows } from '../../server/src/db/repository';
 import { MAX_ALL_ROWS } from '../../server/src/routes/requestSchemas';
-import { rssMb, startServerProcess, type ServerProcess } from '../../tests/helpers/serverProcess';
+import { rssMb, startServerProcess, workerPids } from '../../tests/helpers/serverProcess';
 import { generate, generatePostgres, SIZES } from './generate';
 import { benchUpload, printUploadFigures, type UploadFigure } from './upload';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
+/** Workers of the cluster run: one per core, as `npm start` (BENCH_WORKERS to choose). */
+const CLUSTER_WORKERS = Number(process.env.BENCH_WORKERS ?? os.availableParallelism());
+/** The calls measured on one process and on the cluster, side by side. */
+const COMPARED = ['videos, first page', 'like counter'];
 const PASSWORD = 'bench-password';
 type Dialect = 'sqlite' | 'postgres';
 
@@ -53,6 +59,22 @@ interface Figure {
   rssMb: number;
   /** The call's statements run in-process on the driver, per second (same concurrency on PostgreSQL). */
   inProcessPerSec?: number;
+}
+
+/** A call on a cluster of `workers` processes (WORKERS), beside the same call on one process. */
+interface ClusterFigure {
+  dialect: Dialect;
+  name: string;
+  connections: number;
+  workers: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  /** Peak resident memory of each worker, MB. */
+  workerRssMb: number[];
+  /** Peak resident memory of the primary, MB (it forks and watches; it serves nothing). */
+  primaryRssMb: number;
 }
 
 const q = (p: Record<string, string | number>) => new URLSearchParams(Object.entries(p).map(([k, v]) => [k, String(v)])).toString();
@@ -155,19 +177,26 @@ async function login(base: string): Promise<string> {
   return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
 }
 
-async function measure(server: ServerProcess, cookie: string, c: Case, connections: number, seconds = DURATION_S) {
-  let peak = 0;
-  const sampler = setInterval(() => (peak = Math.max(peak, rssMb(server.pid) ?? 0)), 200);
+/** Load on `url`; the peak memory of each of `pids` (the server, or a cluster's primary and workers) is sampled. */
+async function measure(url: string, pids: number[], cookie: string, c: Case, connections: number, seconds = DURATION_S) {
+  const peaks = pids.map(() => 0);
+  const sampler = setInterval(() => pids.forEach((pid, i) => (peaks[i] = Math.max(peaks[i]!, rssMb(pid) ?? 0))), 200);
   try {
     const result = await autocannon({
-      url: server.url + c.path,
+      url: url + c.path,
       method: c.method ?? 'GET',
       body: c.body,
       headers: { cookie, ...(c.body ? { 'content-type': 'application/json' } : {}) },
       connections,
       duration: seconds,
     });
-    return { rps: Math.round(result.requests.average), p50: result.latency.p50, p99: result.latency.p99, errors: result.errors + result.non2xx, rssMb: Math.round(peak) };
+    return {
+      rps: Math.round(result.requests.average),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.non2xx,
+      rssMb: peaks.map((p) => Math.round(p)),
+    };
   } finally {
     clearInterval(sampler);
   }
@@ -178,24 +207,25 @@ async function suite(
   env: Record<string, string>,
   target: { sqlite?: SQLite.Database; pool?: pg.Pool },
   data: { bigVdtCode: string; busyVdCode: string },
-): Promise<Figure[]> {
+): Promise<{ figures: Figure[]; cluster: ClusterFigure[] }> {
   const figures: Figure[] = [];
+  const cluster: ClusterFigure[] = [];
   const all = cases(data);
   const rates = new Map<string, number>();
   for (const c of all) rates.set(c.name, Math.round(await inProcessRate(target, await statementsOf(target, c.repo))));
   for (const cache of [true, false]) {
     // The server as `npm start` runs it: compiled to JavaScript (built once in main()).
-    const server = await startServerProcess({ ...env, ADMIN_PASSWORD: PASSWORD, READ_CACHE: cache ? '1' : '0' }, 180_000, { built: true });
+    const server = await startServerProcess({ ...env, ADMIN_PASSWORD: PASSWORD, READ_CACHE: cache ? '1' : '0', WORKERS: '1' }, 180_000, { built: true });
     try {
       const cookie = await login(server.url);
       // Without the cache only the budget lines are measured again, at 16: the rest is the same code.
       const measured = cache ? all : all.filter((c) => c.name.startsWith('videos,'));
       // Warm-up: the first calls compile code paths and fill the cache; they are not measured.
-      for (const c of measured) await measure(server, cookie, c, 16, 1);
+      for (const c of measured) await measure(server.url, [server.pid], cookie, c, 16, 1);
       for (const connections of cache ? [16, 64] : [16]) {
         for (const c of measured) {
-          const f = await measure(server, cookie, c, connections);
-          figures.push({ dialect, cache, name: c.name, connections, ...f, inProcessPerSec: rates.get(c.name) });
+          const { rssMb: [rss], ...f } = await measure(server.url, [server.pid], cookie, c, connections);
+          figures.push({ dialect, cache, name: c.name, connections, ...f, rssMb: rss!, inProcessPerSec: rates.get(c.name) });
           process.stdout.write('.');
         }
       }
@@ -203,8 +233,32 @@ async function suite(
       await server.stop();
     }
   }
+  if (CLUSTER_WORKERS > 1) cluster.push(...(await clusterSuite(dialect, env, all.filter((c) => COMPARED.includes(c.name)))));
   process.stdout.write('\n');
-  return figures;
+  return { figures, cluster };
+}
+
+/** The compared calls on a cluster of CLUSTER_WORKERS workers (the compiled server of `npm start`, read cache on). */
+async function clusterSuite(dialect: Dialect, env: Record<string, string>, compared: Case[]): Promise<ClusterFigure[]> {
+  const out: ClusterFigure[] = [];
+  const primary = await startServerProcess({ ...env, ADMIN_PASSWORD: PASSWORD, WORKERS: String(CLUSTER_WORKERS) }, 180_000, { built: true });
+  try {
+    const pids = [primary.pid, ...workerPids(primary.pid)];
+    if (pids.length !== CLUSTER_WORKERS + 1) throw new Error(`expected ${CLUSTER_WORKERS} workers, found ${pids.length - 1}`);
+    const cookie = await login(primary.url);
+    // Warm-up of every worker: the connections are spread over them.
+    for (const c of compared) await measure(primary.url, pids, cookie, c, 16, 1);
+    for (const connections of [16, 64]) {
+      for (const c of compared) {
+        const { rssMb: [primaryRss, ...workerRss], ...f } = await measure(primary.url, pids, cookie, c, connections);
+        out.push({ dialect, name: c.name, connections, workers: CLUSTER_WORKERS, ...f, workerRssMb: workerRss, primaryRssMb: primaryRss! });
+        process.stdout.write('.');
+      }
+    }
+  } finally {
+    await primary.stop();
+  }
+  return out;
 }
 
 /** A throwaway PostgreSQL: BENCH_DATABASE_URL, or a cluster made by scripts/pg-cluster.sh; undefined when none. */
@@ -230,9 +284,52 @@ function printFigures(figures: Figure[]) {
   }
 }
 
+/** One line of the comparison: a call at one concurrency on one process and on the cluster. */
+export interface WorkersRow {
+  dialect: Dialect;
+  name: string;
+  connections: number;
+  single: { rps: number; p99: number; rssMb: number };
+  cluster: { workers: number; rps: number; p99: number; workerRssMb: number[]; primaryRssMb: number };
+}
+
+function workersSideBySide(figures: Figure[], clusterFigures: ClusterFigure[]): WorkersRow[] {
+  return clusterFigures.flatMap((c) => {
+    const one = figures.find((f) => f.dialect === c.dialect && f.cache && f.name === c.name && f.connections === c.connections);
+    if (!one) return [];
+    return [
+      {
+        dialect: c.dialect,
+        name: c.name,
+        connections: c.connections,
+        single: { rps: one.rps, p99: one.p99, rssMb: one.rssMb },
+        cluster: { workers: c.workers, rps: c.rps, p99: c.p99, workerRssMb: c.workerRssMb, primaryRssMb: c.primaryRssMb },
+      },
+    ];
+  });
+}
+
+/** The side-by-side table of one process and one worker per core (all.ts sums it up again from latest.json). */
+function printWorkers(rows: WorkersRow[]) {
+  if (rows.length === 0) {
+    console.log(`\nWorkers: not compared (${os.availableParallelism()} core; BENCH_WORKERS=2 or more to measure a cluster)`);
+    return;
+  }
+  const n = rows[0]!.cluster.workers;
+  console.log(`\nOne process (WORKERS=1) and one worker per core (WORKERS=${n}), read cache on; memory is the peak RSS under the load:`);
+  console.log(`| database | call | conn | 1 worker req/s | p99 ms | RSS MB | ${n} workers req/s | p99 ms | RSS MB per worker | primary RSS MB | ${n} ÷ 1 |`);
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+  for (const r of rows) {
+    const ratio = r.single.rps ? (r.cluster.rps / r.single.rps).toFixed(2) : '';
+    console.log(
+      `| ${r.dialect} | ${r.name} | ${r.connections} | ${r.single.rps} | ${r.single.p99} | ${r.single.rssMb} | ${r.cluster.rps} | ${r.cluster.p99} | ${r.cluster.workerRssMb.join(' / ')} | ${r.cluster.primaryRssMb} | ${ratio} |`,
+    );
+  }
+}
+
 type Budget = readonly [label: string, met: boolean, value: string];
 
-function serverBudgets(figures: Figure[]): Budget[] {
+function serverBudgets(figures: Figure[], clusterFigures: ClusterFigure[]): Budget[] {
   const at16 = (dialect: Dialect, name: string) => figures.find((f) => f.dialect === dialect && f.cache && f.name === name && f.connections === 16);
   const budgets: Budget[] = [];
   const first = at16('sqlite', 'videos, first page')!;
@@ -255,7 +352,7 @@ function serverBudgets(figures: Figure[]): Budget[] {
   } else {
     budgets.push(['PostgreSQL figures', false, 'not measured: no PostgreSQL (install Debian postgresql or set BENCH_DATABASE_URL)']);
   }
-  const errors = figures.reduce((n, f) => n + f.errors, 0);
+  const errors = [...figures, ...clusterFigures].reduce((n, f) => n + f.errors, 0);
   budgets.push(['no errors in any call', errors === 0, `${errors} errors`]);
   return budgets;
 }
@@ -268,6 +365,7 @@ function printBudgets(title: string, budgets: Budget[]) {
 async function main() {
   const started = Date.now();
   const figures: Figure[] = [];
+  const clusterFigures: ClusterFigure[] = [];
   const steal = stealSince();
   console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${DURATION_S} s per figure`);
 
@@ -282,7 +380,9 @@ async function main() {
     console.log(`generated in ${data.seconds.toFixed(1)} s; measuring`);
     const sqlite = new SQLite(path.join(dataDir, 'zhishi.sqlite'));
     try {
-      figures.push(...(await suite('sqlite', { DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, 'no-public') }, { sqlite }, data)));
+      const measured = await suite('sqlite', { DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, 'no-public') }, { sqlite }, data);
+      figures.push(...measured.figures);
+      clusterFigures.push(...measured.cluster);
     } finally {
       sqlite.close();
     }
@@ -307,7 +407,9 @@ async function main() {
       const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
       try {
         const dataDir2 = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-bench-pgdata-'));
-        figures.push(...(await suite('postgres', { DATABASE_URL: url.toString(), DATA_DIR: dataDir2, PUBLIC_DIR: path.join(dataDir2, 'no-public') }, { pool }, data)));
+        const measured = await suite('postgres', { DATABASE_URL: url.toString(), DATA_DIR: dataDir2, PUBLIC_DIR: path.join(dataDir2, 'no-public') }, { pool }, data);
+        figures.push(...measured.figures);
+        clusterFigures.push(...measured.cluster);
         fs.rmSync(dataDir2, { recursive: true, force: true });
       } finally {
         await pool.end();
@@ -318,7 +420,9 @@ async function main() {
   }
 
   printFigures(figures);
-  const budgets = serverBudgets(figures);
+  const workers = workersSideBySide(figures, clusterFigures);
+  printWorkers(workers);
+  const budgets = serverBudgets(figures, clusterFigures);
   printBudgets('server', budgets);
 
   let uploads: UploadFigure[] = [];
@@ -332,7 +436,17 @@ async function main() {
   fs.writeFileSync(
     'bench-results/latest.json',
     JSON.stringify(
-      { when: new Date().toISOString(), machine: { cores: os.cpus().length, load: os.loadavg(), stealPercent: steal() }, sizes: SIZES, generated: { sqliteSeconds, postgresSeconds }, figures, budgets, uploads },
+      {
+        when: new Date().toISOString(),
+        machine: { cores: os.cpus().length, load: os.loadavg(), stealPercent: steal() },
+        sizes: SIZES,
+        generated: { sqliteSeconds, postgresSeconds },
+        figures,
+        clusterFigures,
+        workers,
+        budgets,
+        uploads,
+      },
       null,
       2,
     ),

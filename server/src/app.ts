@@ -1,20 +1,16 @@
 // Builds the Fastify app: plugins first (errors, database, session, storage, API docs), then the
-// routes of /Ajax, /Xcx1 and /Xcx3, then the built admin app at `/`. server.ts only listens.
+// routes of /Ajax, /Xcx1 and /Xcx3, then the built admin app at `/`. cluster.ts only listens.
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
-import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { Config } from './config';
-import { ensureAdmin, uploadSecret } from './bootstrap';
-import { purgeExpiredSessions } from './auth/members';
+import { startupData, uploadSecret, type StartupResult } from './bootstrap';
 import { badRequest, unauthorized } from './errors';
 import { unstorableValue } from './http/unstorable';
-import { appPages, RENDER_DIR } from './http/pages';
-import { loadDemoData } from './demoData';
+import { appPages } from './http/pages';
 import databasePlugin from './plugins/database';
 import errorsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/errors';
 import filesPlugin from './plugins/files';
@@ -27,12 +23,16 @@ import routes from './routes/index';
 /** Paths owned by the server; everything else that is a GET is a route of the admin app. */
 const SERVER_PREFIXES = ['/Ajax/', '/Xcx1/', '/Xcx3/', '/files/', '/upload/', '/upload-part/', '/docs'];
 
-export interface BuiltApp {
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The configuration the app was built with (routes/multipart.ts reads `housekeeping`). */
+    config: Config;
+  }
+}
+
+/** The app, and the passwords made up at this start (when it created the administrator or the demo). */
+export interface BuiltApp extends StartupResult {
   app: FastifyInstance;
-  /** Set when the built-in administrator was just created with a generated password. */
-  generatedAdminPassword?: string;
-  /** Set when the demo staff member was just created with a generated password. */
-  generatedDemoStaffPassword?: string | undefined;
 }
 
 /** Trusts the `hops` nearest proxies, as Fastify does for a numeric trustProxy. */
@@ -63,6 +63,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     },
   });
 
+  app.decorate('config', config);
   await app.register(errorsPlugin);
   // Headers (CSP, nosniff, no framing) and the cross-origin write check come before every route.
   await app.register(securityPlugin, { config });
@@ -113,23 +114,11 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
 
   await app.register(routes);
 
-  const { created, generatedPassword } = await ensureAdmin(app.database, config);
-  await purgeExpiredSessions(app.database);
-  const demo = created && config.demoData ? await loadDemoData(app.database, app.storage, { staffPassword: config.demoStaffPassword }) : undefined;
+  // Done once for all processes: skipped in a cluster's workers, whose primary did it (cluster.ts).
+  const generated = config.startupWork ? await startupData(app.database, async () => app.storage, config) : {};
 
   const indexHtml = path.join(config.publicDir, 'index.html');
-  // Compression for the rendered pages only (reply.compress in pages.ts): the built files are
-  // compressed at build time, and the API's small JSON answers are not worth the CPU.
-  await app.register(fastifyCompress, {
-    global: false,
-    encodings: ['br', 'gzip'],
-    // Quality 5: most of the gain of 11 for a fraction of its time (a page is compressed per request).
-    // Every write is flushed: a rendered page is streamed in two parts, and its head must reach
-    // the browser before the render is done (pages.ts).
-    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 }, flush: zlib.constants.BROTLI_OPERATION_FLUSH },
-    zlibOptions: { flush: zlib.constants.Z_SYNC_FLUSH },
-  });
-  const pages = appPages(app, config.publicDir, app.log);
+  const pages = appPages();
   if (fs.existsSync(indexHtml)) {
     // wildcard: files are looked up per request, so a rebuilt app's new asset names are served
     // without a restart; a missing file falls through to the not-found handler below.
@@ -140,8 +129,6 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       // The build writes .br and .gz copies (the `precompress` plugin of vite.config.ts): sent as they are.
       preCompressed: true,
       cacheControl: false,
-      // The server's render of the app (src/ssr) is code for this server, not for browsers.
-      allowedPath: (pathName) => !pathName.startsWith(`/${RENDER_DIR}/`),
       setHeaders(res, file) {
         res.setHeader('vary', 'accept-encoding');
         // Vite names every file under assets/ by its content hash: it never changes, keep it a year.
@@ -165,5 +152,5 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       .send('<!doctype html><meta charset="utf-8"><title>知识学习后台</title><p>管理界面尚未构建：请运行 <code>npm run build</code>。接口文档见 <a href="/docs">/docs</a>。</p>');
   });
 
-  return { app, generatedAdminPassword: generatedPassword, generatedDemoStaffPassword: demo?.generatedStaffPassword };
+  return { app, ...generated };
 }

@@ -1,21 +1,31 @@
 // Start-up data: the secret that signs upload URLs, the built-in administrator, and on a new
 // database the demo content. Safe when several processes start at once: inserts that lose a race
-// change nothing, and only the process that created the administrator loads the demo.
+// change nothing, and only the process that created the administrator loads the demo. A cluster
+// (cluster.ts) does it once, in its primary, before the workers start (runStartupWork).
 import { randomBytes } from 'node:crypto';
 import type { Config } from './config';
-import type { Db } from './db/database';
-import { newCode } from './auth/members';
+import { openDatabase, type Db } from './db/database';
+import { newCode, purgeExpiredSessions } from './auth/members';
 import { hashPassword } from './auth/password';
+import { loadDemoData } from './demoData';
+import { createStorage } from './storage/index';
+import type { StorageDriver } from './storage/types';
 
 export const ADMIN_USER = 'admin';
 
 export async function uploadSecret({ db }: Db): Promise<Buffer> {
-  await db
-    .insertInto('SETTING')
-    .values({ NAME: 'upload_secret', VALUE: randomBytes(32).toString('hex') })
-    .onConflict((oc) => oc.column('NAME').doNothing())
-    .execute();
-  const row = await db.selectFrom('SETTING').select('VALUE').where('NAME', '=', 'upload_secret').executeTakeFirstOrThrow();
+  const read = () => db.selectFrom('SETTING').select('VALUE').where('NAME', '=', 'upload_secret').executeTakeFirst();
+  // Read first: every process after the first (each worker of a cluster) only reads it.
+  let row = await read();
+  if (!row) {
+    await db
+      .insertInto('SETTING')
+      .values({ NAME: 'upload_secret', VALUE: randomBytes(32).toString('hex') })
+      .onConflict((oc) => oc.column('NAME').doNothing())
+      .execute();
+    row = await read();
+  }
+  if (!row) throw new Error('upload_secret missing right after it was written');
   return Buffer.from(row.VALUE, 'hex');
 }
 
@@ -43,4 +53,50 @@ export async function ensureAdmin(database: Db, config: Config): Promise<{ creat
     .executeTakeFirst();
   const created = inserted !== undefined;
   return created ? { created, generatedPassword } : { created: false };
+}
+
+/** Passwords made up at this start: the only time they are known, printed once (printGeneratedPasswords). */
+export interface StartupResult {
+  /** Set when the built-in administrator was just created with a generated password. */
+  generatedAdminPassword?: string | undefined;
+  /** Set when the demo staff member was just created with a generated password. */
+  generatedDemoStaffPassword?: string | undefined;
+}
+
+/**
+ * The built-in administrator, expired sessions removed, and on a new database the demo content
+ * (DEMO_DATA). `storage` is asked for only when the demo is loaded.
+ */
+export async function startupData(database: Db, storage: () => Promise<StorageDriver>, config: Config): Promise<StartupResult> {
+  const { created, generatedPassword } = await ensureAdmin(database, config);
+  await purgeExpiredSessions(database);
+  const demo = created && config.demoData ? await loadDemoData(database, await storage(), { staffPassword: config.demoStaffPassword }) : undefined;
+  return { generatedAdminPassword: generatedPassword, generatedDemoStaffPassword: demo?.generatedStaffPassword };
+}
+
+/**
+ * The start-up work of a cluster's primary, before it forks the workers: opening the database
+ * migrates it; then the upload secret and startupData. The database is closed again: the primary
+ * serves nothing.
+ */
+export async function runStartupWork(config: Config): Promise<StartupResult> {
+  // Two connections are plenty for this sequential work (PostgreSQL).
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: Math.min(config.poolSize, 2) });
+  try {
+    const secret = await uploadSecret(database);
+    return await startupData(database, () => createStorage(config, secret), config);
+  } finally {
+    await database.close();
+  }
+}
+
+/** Prints the passwords made up at this start, once: the only time they are shown. */
+export function printGeneratedPasswords({ generatedAdminPassword, generatedDemoStaffPassword }: StartupResult): void {
+  if (generatedAdminPassword) {
+    console.log(`\n  内置管理员已创建 (built-in administrator created)\n  用户名 ${ADMIN_USER}  密码 ${generatedAdminPassword}\n`);
+  }
+  if (generatedDemoStaffPassword) {
+    // The demo's staff member (DEMO_DATA), unless DEMO_STAFF_PASSWORD set its password.
+    console.log(`\n  演示员工已创建 (demo staff member created)\n  用户名 staff  密码 ${generatedDemoStaffPassword}\n`);
+  }
 }

@@ -1,4 +1,5 @@
 // The variables of a scaled-out deployment: a wrong value fails at start, not at first use.
+import os from 'node:os';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from './config';
 
@@ -29,5 +30,22 @@ describe('DATABASE_POOL_SIZE', () => {
     for (const bad of ['0', '-1', '2.5', 'ten', '1001']) {
       expect(() => loadConfig({ DATABASE_POOL_SIZE: bad }), bad).toThrow(/DATABASE_POOL_SIZE/);
     }
+  });
+});
+
+describe('WORKERS', () => {
+  it('is one process per core by default, and a whole number from 1 to 256', () => {
+    expect(loadConfig({}).workers).toBe(os.availableParallelism());
+    expect(loadConfig({ WORKERS: '1' }).workers).toBe(1);
+    expect(loadConfig({ WORKERS: '3' }).workers).toBe(3);
+    for (const bad of ['0', '-2', '1.5', 'auto', '257']) {
+      expect(() => loadConfig({ WORKERS: bad }), bad).toThrow(/WORKERS must be a whole number from 1 to 256/);
+    }
+  });
+
+  it('leaves the start-up work and the removal of stale uploads to this process (cluster.ts hands them out)', () => {
+    const config = loadConfig({ WORKERS: '4' });
+    expect(config.startupWork).toBe(true);
+    expect(config.housekeeping).toBe(true);
   });
 });

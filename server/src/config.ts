@@ -1,4 +1,5 @@
 // Start-up variables (environment), read once and validated, so a typo fails at start, not at first use.
+import os from 'node:os';
 import path from 'node:path';
 import { parseAllowedHosts, parseAllowedOrigins } from './plugins/security';
 import { partSizeFromEnv } from './storage/multipart';
@@ -60,6 +61,20 @@ export interface Config {
   bodyTimeoutMs: number;
   /** Slowest average rate, bytes a second, at which an upload's body may arrive (UPLOAD_MIN_RATE, 32768). */
   uploadMinRate: number;
+  /** Server processes (WORKERS, one per core by default): 1 runs one process, more a cluster of workers (cluster.ts). */
+  workers: number;
+  /**
+   * Whether this process does the start-up work that one process does for all: migrations, the
+   * built-in administrator, demo data, expired sessions. Always true from loadConfig; cluster.ts
+   * turns it off in workers, whose primary did it before forking them. Not an environment variable.
+   */
+  startupWork: boolean;
+  /**
+   * Whether this process removes stale uploads: partial local uploads and uploads in parts abandoned
+   * for a day (at start), unreferenced files (at start and every 10 minutes). Always true from
+   * loadConfig; in a cluster one worker at a time does it (cluster.ts). Not an environment variable.
+   */
+  housekeeping: boolean;
 }
 
 function flag(value: string | undefined, fallback: boolean): boolean {
@@ -99,6 +114,9 @@ function quotaFrom(value: string | undefined): number {
   }
   return mb * 1024 * 1024;
 }
+
+/** More workers than this is a typo, not a machine: each one is a full server process. */
+export const MAX_WORKERS = 256;
 
 /** A whole number from min to max, or the fallback when unset. */
 function wholeNumber(name: string, value: string | undefined, fallback: number, min: number, max: number): number {
@@ -157,5 +175,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
     bodyTimeoutMs: wholeNumber('BODY_TIMEOUT', env.BODY_TIMEOUT, 30, 1, 3600) * 1000,
     uploadMinRate: wholeNumber('UPLOAD_MIN_RATE', env.UPLOAD_MIN_RATE, 32 * 1024, 1, 1024 * 1024 * 1024),
+    // Node runs JavaScript on one core per process: one process per core the system lets us use.
+    workers: wholeNumber('WORKERS', env.WORKERS, os.availableParallelism(), 1, MAX_WORKERS),
+    startupWork: true,
+    housekeeping: true,
   };
 }

@@ -1,8 +1,9 @@
 // Demo content loaded once into a new database (DEMO_DATA=1), so that a newcomer sees a working
 // product: video categories and playable videos, comments, websites, the four document
 // catalogues, unified answers, and a staff member with limited permissions, whose password is
-// DEMO_STAFF_PASSWORD or, unset, made up here and printed once at start (server.ts), as the
-// administrator's is: a demo server reachable by others has no published password.
+// DEMO_STAFF_PASSWORD or, unset, made up here and printed once at start (bootstrap.ts,
+// printGeneratedPasswords), as the administrator's is: a demo server reachable by others has no
+// published password.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
 import type { ResourceDescriptor } from '../../schemas/descriptor';

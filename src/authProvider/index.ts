@@ -36,8 +36,8 @@ export const ACTION_MAP: Readonly<Record<string, Action>> = {
 export interface SessionAuthProvider extends AuthProvider {
   /** The member of this session, fetched once and cached until login, logout or a 401. */
   getCurrentMember(): Promise<CurrentMember>;
-  /** The member as the page already knows it (a server-rendered page carries it): not asked again. */
-  rememberMember(known: CurrentMember): void;
+  /** The member of this session once it has answered (until logout or a 401); else undefined. */
+  knownMember(): CurrentMember | undefined;
 }
 
 function looksLikeMember(value: unknown): value is CurrentMember {
@@ -63,35 +63,44 @@ export function createAuthProvider(apiUrl: string, httpClient: HttpClient = fetc
 
   // One request in flight at most: react-admin asks for identity, permissions and access at once.
   let member: Promise<CurrentMember> | null = null;
+  // Its answer, for what renders before react-admin's own queries have it (useMember).
+  let known: CurrentMember | undefined;
 
   const getCurrentMember = (): Promise<CurrentMember> => {
     if (!member) {
       const pending = postJson<CurrentMember>(httpClient, url('GetCurrentMember')).then(({ data }) => data);
       member = pending;
-      // A failed fetch is not cached: the next check asks the server again.
-      pending.catch(() => {
-        if (member === pending) member = null;
-      });
+      pending.then(
+        (answer) => {
+          if (member === pending) known = answer;
+        },
+        // A failed fetch is not cached: the next check asks the server again.
+        () => {
+          if (member === pending) member = null;
+        },
+      );
     }
     return member;
   };
 
   const provider: SessionAuthProvider = {
-    rememberMember(known: CurrentMember) {
-      member = Promise.resolve(known);
-    },
     async login(params: { username?: string; password?: string }) {
       member = null;
+      known = undefined;
       const { data } = await postJson<unknown>(httpClient, url('Login'), {
         UserName: params.username ?? '',
         Password: params.password ?? '',
       });
       // Login answers with the member; keep it rather than asking again.
-      if (looksLikeMember(data)) member = Promise.resolve(data);
+      if (looksLikeMember(data)) {
+        member = Promise.resolve(data);
+        known = data;
+      }
     },
 
     async logout() {
       member = null;
+      known = undefined;
       try {
         await postJson(httpClient, url('Logout'));
       } catch {
@@ -106,6 +115,7 @@ export function createAuthProvider(apiUrl: string, httpClient: HttpClient = fetc
     async checkError(error: unknown) {
       if (statusOf(error) === 401) {
         member = null;
+        known = undefined;
         throw error;
       }
       // 403: stay on the page; the screen shows the server's message. Others are not auth errors.
@@ -134,6 +144,7 @@ export function createAuthProvider(apiUrl: string, httpClient: HttpClient = fetc
     },
 
     getCurrentMember,
+    knownMember: () => known,
   };
   return provider;
 }

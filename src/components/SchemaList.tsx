@@ -1,4 +1,4 @@
-import { Suspense, useState, type ReactNode } from 'react';
+import { Suspense, useMemo, useState, type ReactNode } from 'react';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import { Avatar, Box, Chip } from '@mui/material';
@@ -15,8 +15,6 @@ import { RowButton } from './RowButton';
 import { SafeLink } from './SafeLink';
 import { columnRender, fieldTitle } from './schemaFields';
 import { ZhPagination } from './ZhPagination';
-import { PageTitle } from '../layout/PageTitle';
-import { schemaListFilter } from '../screenQueries';
 
 type Row = RaRecord & Record<string, unknown>;
 
@@ -24,6 +22,11 @@ type Row = RaRecord & Record<string, unknown>;
 const DialogForm = lazyPart(() => import('./DialogForm').then((m) => m.DialogForm));
 
 const FILE_URL = new RegExp(FILE_URL_PATTERN);
+
+/** The permanent filter of a list: every row at once (All) when it has no pager. */
+export function schemaListFilter(filter: Record<string, unknown> | undefined, paged: boolean): Record<string, unknown> | undefined {
+  return paged ? filter : { ...filter, All: 1 };
+}
 
 /** One cell, rendered the way the descriptor (or the schema) says. */
 export function renderCell(descriptor: ResourceDescriptor, column: ListColumn, record: Row): ReactNode {
@@ -131,24 +134,28 @@ export function SchemaList({
   const can = useAccess(descriptor.resource);
   usePreloadWhenIdle(DialogForm);
 
-  const toolbar = (
-    <TopToolbar>
-      {actions}
-      {can('create') && (
-        <Button label={addLabel} variant="contained" onClick={() => setEditing('new')}>
-          <AddIcon />
-        </Button>
-      )}
-    </TopToolbar>
+  // The same element while its inputs stay: react-admin renders the list again as the session
+  // settles, and the toolbar need not follow.
+  const canCreate = can('create');
+  const toolbar = useMemo(
+    () => (
+      <TopToolbar>
+        {actions}
+        {canCreate && (
+          <Button label={addLabel} variant="contained" onClick={() => setEditing('new')}>
+            <AddIcon />
+          </Button>
+        )}
+      </TopToolbar>
+    ),
+    [actions, canCreate, addLabel],
   );
 
   return (
     <>
-      <PageTitle title={title} />
       <List
         resource={descriptor.resource}
-        // The title is PageTitle's (see there: server-rendered pages).
-        title={false}
+        title={title}
         perPage={descriptor.pageSize}
         filter={schemaListFilter(filter, paged)}
         pagination={paged ? <ZhPagination /> : false}
@@ -158,8 +165,8 @@ export function SchemaList({
         // The legacy routes carry their own query (type, code): the list keeps its state in memory.
         disableSyncWithLocation
         storeKey={false}
-        // The SignedIn route (App.tsx) has checked the session before any screen renders, and the server
-        // checks every call: the list's own second check only held its request back (~300 ms).
+        // Admin (requireAuth, App.tsx) has checked the session before any screen renders, and the
+        // server checks every call: the list's own second check only held its request back.
         disableAuthentication
       >
         <Table descriptor={descriptor} columns={columns} rowActions={rowActions} onEdit={setEditing} />

@@ -1,32 +1,28 @@
-import { useEffect, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Box, Pagination, Typography } from '@mui/material';
-import { useDataProvider, useListContext, useListPaginationContext } from 'react-admin';
-import { useQueryClient } from '@tanstack/react-query';
-import { getListQuery } from '../dataProvider/listQuery';
+import { useGetList, useListContext, useListPaginationContext } from 'react-admin';
 import { whenIdle } from './lazyPart';
 
 /**
- * Fetches the next page into react-admin's query cache once the current one has settled, under
- * the very key its list controller asks for (useListController: pagination, sort, the user's
- * filters merged with the permanent filter, meta). 下一页 then renders the new rows in its first
- * pass instead of a pass with the old rows, a request and a second pass. The cached page is
- * still refreshed in the background when shown (react-admin's queries are stale at once), so a
- * write in between is never hidden.
+ * Asks for the next page once the current one has settled and the browser is idle, with the very
+ * parameters the list controller will ask for (useListController: pagination, sort, the user's
+ * filters merged with the permanent filter), through react-admin's own useGetList: 下一页 then
+ * finds its rows in the cache and renders them in its first pass. A cached page is still
+ * refreshed when shown (react-admin's queries are stale at once), so a write in between is never hidden.
  */
 function usePrefetchNextPage() {
   const { resource, page, perPage, total, sort, filter, filterValues, isPending, isFetching } = useListContext();
-  const queryClient = useQueryClient();
-  const dataProvider = useDataProvider();
   const hasNext = total !== undefined && page * perPage < total;
   const settled = !isPending && !isFetching;
+  const params = { pagination: { page: page + 1, perPage }, sort, filter: { ...filterValues, ...filter } };
+  const key = JSON.stringify([resource, params]);
+  const [idleFor, setIdleFor] = useState<string>();
   useEffect(() => {
     if (!settled || !hasNext) return;
-    const query = getListQuery(dataProvider, resource, { pagination: { page: page + 1, perPage }, sort, filter: { ...filterValues, ...filter }, meta: undefined });
-    // Once the browser is idle: not in the task that shows (or takes over) the page.
-    return whenIdle(() => void queryClient.prefetchQuery(query), 500);
-    // The objects from the list context change identity on every render; their content is what counts.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [settled, hasNext, resource, page, perPage, JSON.stringify(sort), JSON.stringify(filter), JSON.stringify(filterValues)]);
+    // Not in the task that shows the page.
+    return whenIdle(() => setIdleFor(key), 500);
+  }, [settled, hasNext, key]);
+  useGetList(resource, params, { enabled: hasNext && idleFor === key, refetchOnWindowFocus: false });
 }
 
 /** "第 n 页" / 上一页 / 下一页 for screen readers and tooltips. */

@@ -1,4 +1,4 @@
-// Code loaded on demand: the screens (lazyScreen.tsx) and the parts of a screen that are not
+// Code loaded on demand: the screens (src/screens.tsx) and the parts of a screen that are not
 // needed for its first rows (the add/edit dialog and its inputs, the category tree, rich text).
 // Parts load on first render, or ahead of it once the browser is idle, so that the screen's own
 // download stays small and its dialogs still open at once.
@@ -20,31 +20,20 @@ interface Loader<T> {
   useValue: () => T;
 }
 
-/** Downloads under way: the server's render (src/ssr) waits for them and renders again. */
-const inFlight = new Set<Promise<unknown>>();
-
-/** The parts whose code is loading now. */
-export function pendingParts(): Promise<unknown>[] {
-  return [...inFlight];
-}
-
 function loader<T>(load: () => Promise<T>): Loader<T> {
   let current: TrackedPromise<T> | undefined;
   const preload = (): Promise<T> => {
     if (!current || current.status === 'rejected') {
       const promise: TrackedPromise<T> = load();
       promise.status = 'pending';
-      inFlight.add(promise);
       promise.then(
         (value) => {
           promise.status = 'fulfilled';
           promise.value = value;
-          inFlight.delete(promise);
         },
         (reason: unknown) => {
           promise.status = 'rejected';
           promise.reason = reason;
-          inFlight.delete(promise);
         },
       );
       current = promise;

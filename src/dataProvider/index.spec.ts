@@ -33,24 +33,6 @@ function mockClient(...answers: HttpResponse[]) {
 
 const ok = (data: unknown, total?: number) => answer(200, { code: 0, msg: '操作成功!', data, ...(total === undefined ? {} : { total }) });
 
-describe('listRequest', () => {
-  it('gives the very address and body getList sends, for paged, All and sorted queries', async () => {
-    const queries = [
-      { resource: 'videoType', query: { pagination: { page: 1, perPage: 15 }, sort: { field: 'id', order: 'ASC' }, filter: {} } },
-      { resource: 'useweb', query: { pagination: { page: 1, perPage: 15 }, sort: { field: 'id', order: 'ASC' }, filter: { All: 1 } } },
-      { resource: 'classify', query: { pagination: { page: 1, perPage: 20000 }, sort: { field: 'ScSort', order: 'ASC' }, filter: { All: 1, type: 2 } } },
-      { resource: 'article', query: { pagination: { page: 3, perPage: 12 }, sort: { field: 'id', order: 'ASC' }, filter: { ScCode: '0', type: 1, SaName: '规范' } } },
-    ];
-    for (const { resource, query } of queries) {
-      const { client } = mockClient(ok([], 0));
-      const dp = legacyDataProvider(API, client);
-      await dp.getList(resource, { ...query, sort: { field: query.sort.field, order: query.sort.order as 'ASC' } });
-      const [url, options] = client.mock.calls[0]!;
-      expect(dp.listRequest(resource, query), resource).toEqual({ url, body: options?.body });
-    }
-  });
-});
-
 describe('getList', () => {
   it('lists videos of a category with a name search, paged, in the default order', async () => {
     const { client, request } = mockClient(ok([{ Id: 7, VdName: '造价入门' }], 31));

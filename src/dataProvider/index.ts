@@ -18,7 +18,6 @@
  * | deleteMany        | delete per id, in sequence                                                     |
  * | call              | ${service}/${name} params → { data, total, msg }  (counters, comments, sort…) |
  * | getCurrentMember  | Ajax/GetCurrentMember {}                                                       |
- * | listRequest       | { url, body } of getList's call, not sent (start.tsx sends it early)           |
  *
  * OrderName: see toOrderName in ./listParams (chosen column first, then the default order).
  * Errors: HttpError(msg, status, body) with body.errors = { [field]: msg } (see src/http).
@@ -36,8 +35,6 @@ export interface LegacyDataProvider extends DataProvider {
   /** Any legacy call (counters, comments, website sort, SignUpload): the envelope's data and total. */
   call<T = unknown>(service: Service, name: string, params?: Record<string, unknown>): Promise<CallResult<T>>;
   getCurrentMember(): Promise<CurrentMember>;
-  /** The address and JSON body getList sends for these parameters (to send it early: src/http/early.ts). */
-  listRequest(resource: string, query: ListQuery): { url: string; body: string };
 }
 
 type Row = Record<string, unknown>;
@@ -194,12 +191,6 @@ export function legacyDataProvider(apiUrl: string, httpClient: HttpClient = fetc
 
     call<T = unknown>(service: Service, name: string, params: Record<string, unknown> = {}) {
       return send<T>(service, name, params);
-    },
-
-    listRequest(resource, query) {
-      const descriptor = descriptorOf(resource);
-      // postJson sends JSON.stringify of the same parameters: the bodies are equal byte for byte.
-      return { url: urlOf(descriptor.service, descriptor.calls.list), body: JSON.stringify(toListParams(descriptor, query)) };
     },
 
     async getCurrentMember() {

@@ -1,7 +1,6 @@
 // A small fetch-based HTTP client shared by the dataProvider and the authProvider, and the one
 // place where the legacy envelope `{ code, msg, data, total?, errors? }` of docs/api.md is decoded.
 import { HttpError } from 'react-admin';
-import { takeEarly } from './early';
 
 /** Shown when the server cannot be reached or answers something that is not the envelope. */
 export const NETWORK_ERROR_MESSAGE = '请求失败，请稍后重试';
@@ -21,7 +20,7 @@ export interface HttpResponse {
 export type HttpClient = (url: string, options?: RequestInit) => Promise<HttpResponse>;
 
 export const fetchJson: HttpClient = async (url, options = {}) => {
-  const response = await (takeEarly(url, options) ?? fetch(url, { credentials: 'same-origin', ...options }));
+  const response = await fetch(url, { credentials: 'same-origin', ...options });
   const body = await response.text();
   let json: unknown;
   try {

@@ -1,10 +1,10 @@
 // The app speaks Chinese only: react-admin's messages, the resource and field names taken from
-// the schemas (titles and descriptor labels), and dayjs in zh-cn.
+// the schemas (titles and descriptor labels). Dates are dayjs in zh-cn (./dayjs, imported by what
+// shows dates: not by every page).
 import polyglotI18nProvider from 'ra-i18n-polyglot';
 import type { TranslationMessages } from 'react-admin';
 import { RESOURCES } from '../../schemas/index';
 import { raChineseMessages } from './raChinese';
-import './dayjs';
 
 type FieldTitles = Record<string, string>;
 

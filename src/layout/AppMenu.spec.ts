@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { MENU_ENTRIES, type MenuEntry } from '../../schemas/index';
 import { canViewModule } from '../access/useMember';
-import { MENU, type ScreenEntry } from '../navigation';
 import { isCurrent } from './AppMenu';
 
-const entry = (label: string): ScreenEntry => {
-  const found = MENU.flatMap((g) => g.items).find((i) => i.label === label);
+const entry = (label: string): MenuEntry => {
+  const found = MENU_ENTRIES.find((e) => e.label === label);
   if (!found) throw new Error(label);
   return found;
 };
@@ -21,6 +21,10 @@ describe('menu', () => {
     expect(isCurrent(entry('分类管理'), { pathname: '/Knowledge/Article/ClassifyManage/2', search: '?code=x' })).toBe(true);
     expect(isCurrent(entry('分类管理'), { pathname: '/Knowledge/TYKJ/ClassifyManage', search: '?type=0' })).toBe(true);
     expect(isCurrent(entry('统一口径'), { pathname: '/Knowledge/TYKJ/ClassifyManage', search: '?type=0' })).toBe(false);
+  });
+
+  it('keeps 在线视频 current on a video\'s details', () => {
+    expect(isCurrent(entry('在线视频'), { pathname: '/Knowledge/VideoView/Details', search: '?Id=1' })).toBe(true);
   });
 
   it('shows a screen for view code 2 only, and 成员管理 for administrators only', () => {

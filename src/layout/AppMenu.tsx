@@ -1,19 +1,20 @@
-import { memo } from 'react';
+import { memo, useDeferredValue } from 'react';
 import { ListItemIcon, ListItemText, ListSubheader, MenuItem, Tooltip } from '@mui/material';
 import { Menu, useSidebarState } from 'react-admin';
 import { Link, useLocation, type Location } from 'react-router-dom';
+import { MENU_GROUPS, type MenuEntry } from '../../schemas/index';
 import { canViewModule, useMember } from '../access/useMember';
-import { MENU, type ScreenEntry } from '../navigation';
+import { MenuIcon } from './menuIcons';
 
 const under = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
 
 /**
  * react-admin's MenuItemLink matches the path only, so the four catalogues (same path, another
- * `type`) would all light up: the current item is decided here, query included.
+ * `type`) would all light up: the current entry is decided here, query included.
  */
-export function isCurrent(item: ScreenEntry, location: Pick<Location, 'pathname' | 'search'>): boolean {
-  if (item.match?.some((p) => under(location.pathname, p))) return true;
-  const target = new URL(item.to, 'http://app');
+export function isCurrent(entry: Pick<MenuEntry, 'to' | 'match'>, location: Pick<Location, 'pathname' | 'search'>): boolean {
+  if (entry.match?.some((p) => under(location.pathname, p))) return true;
+  const target = new URL(entry.to, 'http://app');
   // Exact path: /Knowledge/TYKJ must not light up on /Knowledge/TYKJ/ClassifyManage.
   if (location.pathname !== target.pathname) return false;
   const query = new URLSearchParams(location.search);
@@ -21,41 +22,44 @@ export function isCurrent(item: ScreenEntry, location: Pick<Location, 'pathname'
   return [...target.searchParams].every(([k, v]) => (query.get(k) ?? '0') === v);
 }
 
-function AppMenuItem({ item, open }: { item: ScreenEntry; open: boolean }) {
+/**
+ * One entry. Memoised, as the menu is: react-admin re-renders the layout as the session's queries
+ * settle (three passes on a page load), and the entries' MUI items are most of its components.
+ */
+const AppMenuItem = memo(function AppMenuItem({ entry, open }: { entry: MenuEntry; open: boolean }) {
   const location = useLocation();
-  const current = isCurrent(item, location);
-  const Icon = item.icon;
+  const current = isCurrent(entry, location);
   const link = (
     <MenuItem
       component={Link}
-      to={item.to}
+      to={entry.to}
       selected={current}
       aria-current={current ? 'page' : undefined}
       sx={{ color: current ? 'text.primary' : 'text.secondary' }}
     >
       <ListItemIcon sx={{ minWidth: 40 }}>
-        <Icon />
+        <MenuIcon name={entry.icon} />
       </ListItemIcon>
-      <ListItemText primary={item.label} />
+      <ListItemText primary={entry.label} />
     </MenuItem>
   );
   // With the sidebar folded only icons show: the label moves to a tooltip.
-  return open ? link : <Tooltip title={item.label} placement="right">{link}</Tooltip>;
-}
+  return open ? link : <Tooltip title={entry.label} placement="right">{link}</Tooltip>;
+});
 
-/**
- * The menu grouped as staff think of it, showing only what the member may view. Memoised:
- * react-admin's Layout re-renders it with every change of its own (the session arriving, the
- * loading indicator, the title), and its dozen MUI items cost tens of ms a pass on a small CPU.
- */
+/** The menu of the declarations (MENU_GROUPS), showing only what the member may view. */
 export const AppMenu = memo(function AppMenu() {
   const { member } = useMember();
   const [open] = useSidebarState();
+  // The entries (most of the layout's components) render after the screen, in a render React may
+  // interrupt: the first render of a page is the screen's, not the menu's.
+  const entriesShown = useDeferredValue(true, false);
   // MUI's MenuList wants its items as direct children (no Fragments): one flat array.
-  const entries = MENU.flatMap((group) => {
-    const items = group.items.filter((item) => canViewModule(member, item.module));
-    if (items.length === 0) return [];
-    const showHeader = open && !(group.items.length === 1 && group.items[0]?.label === group.label);
+  const items = (entriesShown ? MENU_GROUPS : []).flatMap((group) => {
+    const entries = group.entries.filter((entry) => canViewModule(member, entry.module));
+    if (entries.length === 0) return [];
+    // A group of one entry of the same name needs no heading.
+    const showHeader = open && !(group.entries.length === 1 && group.entries[0]?.label === group.label);
     return [
       ...(showHeader
         ? [
@@ -64,13 +68,13 @@ export const AppMenu = memo(function AppMenu() {
             </ListSubheader>,
           ]
         : []),
-      ...items.map((item) => <AppMenuItem key={item.to} item={item} open={open} />),
+      ...entries.map((entry) => <AppMenuItem key={entry.to} entry={entry} open={open} />),
     ];
   });
   return (
     <Menu>
-      <Menu.DashboardItem primaryText="首页" />
-      {entries}
+      {entriesShown && <Menu.DashboardItem primaryText="首页" />}
+      {items}
     </Menu>
   );
 });

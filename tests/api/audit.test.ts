@@ -175,7 +175,7 @@ describe('every write kind leaves exactly one entry', () => {
     await staff.call('/Ajax/AddVideoMessage', { VdCode: video.VdCode, VmDes: '二' });
     const deleted = await one(() => staff.call('/Ajax/DelVideo', { Id: video.Id }));
     expect(deleted).toMatchObject({ Action: 'delete', Resource: 'video', RecordId: video.Id, RecordName: '审计视频' });
-    expect(deleted.Changes).toContainEqual({ field: 'videoComment', label: '随之删除的评论', before: 2 });
+    expect(deleted.Changes).toContainEqual({ field: 'videoComment', label: '随之删除的视频评论', before: 2 });
   });
 
   it('websites: add, change, delete, and one entry for a drag sort listing what moved', async () => {

@@ -45,6 +45,8 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
       DEMO_DATA: '0',
       LOG: '0',
       PUBLIC_DIR: path.join(dataDir, 'no-public'),
+      // One process: the pid is the server that tests kill and restart.
+      WORKERS: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

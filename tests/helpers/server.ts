@@ -156,3 +156,39 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
   };
   return server;
 }
+
+export interface SharedDatabase {
+  dialect: 'sqlite' | 'postgres';
+  dataDir: string;
+  /** Variables that point a server process at this database and DATA_DIR. */
+  env: Record<string, string>;
+  close(): Promise<void>;
+}
+
+/**
+ * One database and one DATA_DIR for several server processes: the SQLite file of a new DATA_DIR,
+ * or a fresh PostgreSQL database when TEST_DATABASE_URL is set.
+ */
+export async function sharedDatabase(prefix: string): Promise<SharedDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  const database = pgUrl ? await freshPostgres(pgUrl) : undefined;
+  return {
+    dialect: database ? 'postgres' : 'sqlite',
+    dataDir,
+    env: { DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, 'no-public'), ADMIN_PASSWORD, ...(database ? { DATABASE_URL: database.url } : {}) },
+    async close() {
+      await database?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Waits until `check` holds, polling every 200 ms; fails with `what` after `ms`. */
+export async function until(check: () => boolean | Promise<boolean>, what: string, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}

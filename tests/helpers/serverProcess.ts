@@ -1,6 +1,7 @@
 // Starts the real server as its own process (`node --import tsx server/src/server.ts`), as it runs
 // in production: several of them on one database for the scale-out test, one for the upload
 // benchmark, which reads the memory of exactly this process (node itself, no npx or tsx wrapper).
+// One process unless the test sets WORKERS: then it is the cluster's primary (workerPids).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -22,15 +23,20 @@ export interface ServerProcess {
 }
 
 /**
- * Starts one server process with `env` over a clean environment; resolves once it listens.
- * `built`: run the compiled server/dist/server.mjs of `npm start` (scripts/build-server.mjs)
- * instead of the sources through tsx.
+ * Starts one server process with `env` over a clean environment; resolves once it listens (a
+ * cluster: once every worker listens). `built`: run the compiled server/dist/server.mjs of
+ * `npm start` (scripts/build-server.mjs) instead of the sources through tsx. `cwd`: another copy
+ * of the repository to run the server from.
  */
-export async function startServerProcess(env: Record<string, string>, timeoutMs = 150_000, options: { built?: boolean } = {}): Promise<ServerProcess> {
+export async function startServerProcess(
+  env: Record<string, string>,
+  timeoutMs = 150_000,
+  options: { built?: boolean; cwd?: string } = {},
+): Promise<ServerProcess> {
   // The built server with the V8 flag of `npm start` (package.json): a 4 MB young generation.
   const entry = options.built ? ['--max-semi-space-size=4', 'server/dist/server.mjs'] : ['--import', 'tsx', 'server/src/server.ts'];
   const child = spawn(process.execPath, entry, {
-    cwd: ROOT,
+    cwd: options.cwd ?? ROOT,
     env: {
       PATH: process.env.PATH ?? '',
       HOME: process.env.HOME ?? '',
@@ -38,6 +44,8 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
       PORT: '0',
       LOG: '0',
       DEMO_DATA: '0',
+      // One process, as the tests and figures that use this helper expect, unless they ask for more.
+      WORKERS: '1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -76,6 +84,19 @@ export async function startServerProcess(env: Record<string, string>, timeoutMs 
       clearTimeout(timer);
     },
   };
+}
+
+/** The pids of a process's children (a cluster primary's workers), from /proc (Linux). */
+export function workerPids(pid: number): number[] {
+  try {
+    return fs
+      .readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
+  } catch {
+    return [];
+  }
 }
 
 /** Resident memory of a process in MB (VmRSS of /proc/<pid>/status); undefined once it is gone. */

@@ -4,6 +4,8 @@ import { memberResource } from '../../../schemas/member';
 import { videoResource } from '../../../schemas/video';
 import { videoCommentResource } from '../../../schemas/videoComment';
 import { diffChanges, MAX_TEXT, recordName, snapshotChanges, summarise } from './log';
+// The member calls name members their own way in the log (with the login).
+import '../routes/members';
 
 // A resource whose schema (wrongly) offers a secret as an ordinary field: it is still never kept.
 const leaky = defineResource({

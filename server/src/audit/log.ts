@@ -104,6 +104,17 @@ export function diffChanges(descriptor: ResourceDescriptor, before: Row, after: 
   return out;
 }
 
+type RecordNamer = (name: string, row: Row) => string;
+const recordNamers = new Map<string, RecordNamer>();
+
+/**
+ * Lets a resource's own call file name its records its own way (a member: with the login, since
+ * two members may share a name); the log itself knows no entity.
+ */
+export function nameRecordsOf(resource: string, namer: RecordNamer): void {
+  recordNamers.set(resource, namer);
+}
+
 /** The readable label of a record: its name field (a comment: its text), cut to a search-friendly length. */
 export function recordName(descriptor: ResourceDescriptor, row: Row): string {
   const audited = AUDITED_RESOURCES[descriptor.resource];
@@ -112,8 +123,7 @@ export function recordName(descriptor: ResourceDescriptor, row: Row): string {
   const schema = (descriptor.schema.properties as Record<string, FieldSchema>)[field] ?? {};
   const raw = row[field];
   const text = typeof raw !== 'string' ? '' : schema.contentMediaType === 'text/html' ? richTextPlainText(raw) : raw;
-  // A member is named with the login too: two members may share a name.
-  const name = descriptor.resource === 'member' && typeof row.UserName === 'string' ? `${text} (${row.UserName})` : text;
+  const name = recordNamers.get(descriptor.resource)?.(text, row) ?? text;
   return excerpt(name, MAX_NAME).value;
 }
 

@@ -5,12 +5,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, sql, SqliteDialect, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import pg from 'pg';
-import * as m001 from './migrations/001_initial';
-import * as m002 from './migrations/002_uploads';
-import * as m003 from './migrations/003_row_counts';
-import * as m004 from './migrations/004_audit_log';
-import * as m005 from './migrations/005_member_disabled';
-import * as m006 from './migrations/006_file_lifecycle';
+import { MIGRATIONS, type MigrationModule } from './migrations/index';
 import type { Database } from './tables';
 import { ChangeClock, withStatementCache } from './sqliteFast';
 
@@ -47,7 +42,8 @@ export function openSqlite(file: string): SQLite.Database {
   return sqlite;
 }
 
-export async function openDatabase(options: { dataDir: string; databaseUrl?: string; poolSize?: number }): Promise<Db> {
+/** `migrate: false` skips the migrations: a cluster's workers, whose primary ran them (cluster.ts). */
+export async function openDatabase(options: { dataDir: string; databaseUrl?: string; poolSize?: number; migrate?: boolean }): Promise<Db> {
   let result: Db;
   if (options.databaseUrl) {
     // Integers in our tables are int4, but COUNT(*) is int8: read int8 as a JS number.
@@ -67,7 +63,7 @@ export async function openDatabase(options: { dataDir: string; databaseUrl?: str
     const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [clock] });
     result = { db, dialect: 'sqlite', dataVersion: () => Promise.resolve(clock.version()), close: () => db.destroy() };
   }
-  await migrate(result);
+  if (options.migrate !== false) await migrate(result);
   return result;
 }
 
@@ -84,20 +80,25 @@ async function snapshotVersion(db: Kysely<Database>): Promise<string> {
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on raw tables
 type RawDb = Kysely<any>;
-const MIGRATIONS: Record<string, { up(db: RawDb, dialect: DialectName): Promise<void> }> = {
-  '001_initial': m001,
-  '002_uploads': m002,
-  '003_row_counts': m003,
-  '004_audit_log': m004,
-  '005_member_disabled': m005,
-  '006_file_lifecycle': m006,
-};
 
 async function migrate({ db, dialect }: Db): Promise<void> {
+  await runMigrations(db, dialect);
+}
+
+/**
+ * Runs the migrations a database has not recorded yet, in name order. The registry
+ * (migrations/index.ts) is written by `npm run db:generate`; names are the file names, as recorded
+ * in Kysely's migration table. Others (a test's extra migration) may be given instead.
+ */
+export async function runMigrations(
+  db: RawDb,
+  dialect: DialectName,
+  migrations: Readonly<Record<string, MigrationModule>> = MIGRATIONS,
+): Promise<void> {
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {};
-      for (const [name, mod] of Object.entries(MIGRATIONS)) {
+      for (const [name, mod] of Object.entries(migrations)) {
         out[name] = { up: (k) => mod.up(k, dialect) };
       }
       return out;

@@ -3,10 +3,10 @@
 // bound parameter.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { toColumn, type ResourceDescriptor } from '../../../schemas/descriptor';
+import { referencesTo } from '../../../schemas/index';
 import type { Db, DialectName } from './database';
 import type { OrderTerm } from './orderName';
 import { adjustCounts, keptCount } from './rowCounts';
-import { videoCommentResource } from '../../../schemas/videoComment';
 import { auditRecord, type AuditActor } from '../audit/log';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables are chosen by descriptor at run time
@@ -198,10 +198,26 @@ export async function updateRow(
   });
 }
 
-/** Rows that go with a deleted row (a video's comments), deleted here so that their counts follow. */
-const CASCADES: Partial<Record<string, { child: ResourceDescriptor; field: string; parentField: string }>> = {
-  video: { child: videoCommentResource, field: 'VdCode', parentField: 'VdCode' },
-};
+interface Cascade {
+  child: ResourceDescriptor;
+  /** The child's field pointing at the parent, and the parent's field it holds. */
+  field: string;
+  parentField: string;
+}
+
+const cascadeCache = new Map<string, Cascade[]>();
+
+/** Rows that go with a deleted row (a video's comments): the references that cascade (`onDelete`). */
+function cascadesOf(descriptor: ResourceDescriptor): Cascade[] {
+  let cascades = cascadeCache.get(descriptor.resource);
+  if (!cascades) {
+    cascades = referencesTo(descriptor.resource)
+      .filter(({ reference }) => reference.onDelete === 'cascade')
+      .map(({ from, reference }) => ({ child: from, field: reference.field, parentField: reference.toField }));
+    cascadeCache.set(descriptor.resource, cascades);
+  }
+  return cascades;
+}
 
 export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id: number, audit?: AuditActor, hook?: WriteHook): Promise<boolean> {
   return (database.db as unknown as AnyDb).transaction().execute(async (trx) => {
@@ -209,31 +225,44 @@ export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id
     // (its foreign key check) waits for this delete instead of deadlocking with it.
     const existing = await lockedRow(trx, database.dialect, descriptor, id);
     if (!existing) return false;
-    // Children first: the foreign key's own cascade would remove them without their counts.
-    const cascade = CASCADES[descriptor.resource];
-    let cascaded = 0;
-    if (cascade) {
-      const { child, field, parentField } = cascade;
-      // Only the filter columns are read back: a busy video may have many long comments.
+    // Children first (deleted here, so that their counts follow): the foreign key's own cascade
+    // would remove them without their counts.
+    const cascaded: { child: ResourceDescriptor; count: number }[] = [];
+    for (const { child, field, parentField } of cascadesOf(descriptor)) {
+      // Only the filter columns (what the counts need) are read back: a busy video may have many
+      // long comments.
+      const back = child.filters.length > 0 ? child.filters.map((f) => `${columnOf(child, f)} as ${f}`) : ['ID'];
       const removed = (await trx
         .deleteFrom(child.table)
         .where(columnOf(child, field), '=', existing[parentField] as string)
-        .returning(child.filters.map((f) => `${columnOf(child, f)} as ${f}`))
+        .returning(back)
         .execute()) as Row[];
       await adjustCounts(trx, child, removed, -1);
-      cascaded = removed.length;
+      cascaded.push({ child, count: removed.length });
     }
     const result = await trx.deleteFrom(descriptor.table).where('ID', '=', id).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) return false;
     await adjustCounts(trx, descriptor, existing, -1);
     if (audit) {
       // The children go with their parent in the parent's one entry (how many), not one entry each.
-      const extra = cascade && cascaded > 0 ? [{ field: cascade.child.resource, label: `随之删除的${cascade.child.label}`, before: cascaded }] : [];
+      const extra = cascaded
+        .filter(({ count }) => count > 0)
+        .map(({ child, count }) => ({ field: child.resource, label: `随之删除的${child.label}`, before: count }));
       await auditRecord(trx, audit, descriptor, 'delete', existing, undefined, extra);
     }
     if (hook) await hook(trx, existing, undefined);
     return true;
   });
+}
+
+/** The largest value of a field over the table, 0 when it is empty (a 'last' create default). */
+export async function maxValue({ db }: Db, descriptor: ResourceDescriptor, field: string): Promise<number> {
+  const k = db as unknown as AnyDb;
+  const row = (await k
+    .selectFrom(descriptor.table)
+    .select(sql<number | string | null>`max(${sql.ref(columnOf(descriptor, field))})`.as('value'))
+    .executeTakeFirst()) as { value: number | string | null } | undefined;
+  return Number(row?.value ?? 0);
 }
 
 /** Whether any row of the descriptor's table has `field = value` (used by the 409 rules). */

@@ -28,7 +28,6 @@ import { storedFields, type Row, type WriteHook } from '../db/repository';
 import type { Database } from '../db/tables';
 import { ApiError, badRequest } from '../errors';
 import { posterKeyOf } from '../media/poster';
-import { FILE_FIELDS } from '../routes/rules';
 import { PAUSE_SETTING } from './pause';
 import { parseUploadKey, UPLOAD_KINDS } from '../storage/policies';
 import type { StorageDriver } from '../storage/types';
@@ -57,16 +56,27 @@ export const QUOTA_STATUS = 429;
 
 type Trx = Transaction<Database>;
 
-/** Resources whose rows never point at stored files (the audit log only records history). */
-const NO_FILES = new Set(['auditLog', 'member']);
 const LINK_PATTERNS = new Set<string>([FILE_URL_PATTERN, OPTIONAL_FILE_URL_PATTERN, HTTP_URL_PATTERN]);
-/** A free-text field, 上传地址 (upload address): it may hold a file URL too. */
-const LEGACY_LINK_FIELDS = new Set(['SaUploadUrl']);
+/** Free text at least this long may hold a pasted file URL (an article's 上传地址). */
+const FREE_TEXT_LINK_LENGTH = 1000;
 
 interface LinkField {
   field: string;
   column: string;
 }
+
+interface FieldSchema {
+  type?: unknown;
+  readOnly?: boolean;
+  contentMediaType?: string;
+  pattern?: string;
+  format?: string;
+  enum?: unknown;
+  maxLength?: number;
+}
+
+const isLongFreeText = (s: FieldSchema) =>
+  s.type === 'string' && s.pattern === undefined && s.format === undefined && s.enum === undefined && (s.maxLength ?? 0) >= FREE_TEXT_LINK_LENGTH;
 
 const linkFieldCache = new Map<string, LinkField[]>();
 
@@ -74,13 +84,14 @@ const linkFieldCache = new Map<string, LinkField[]>();
 export function linkFields(descriptor: ResourceDescriptor): LinkField[] {
   let fields = linkFieldCache.get(descriptor.resource);
   if (!fields) {
-    const props = descriptor.schema.properties as Record<string, { contentMediaType?: string; pattern?: string }>;
-    fields = NO_FILES.has(descriptor.resource)
-      ? []
-      : storedFields(descriptor).filter(({ field }) => {
-          const s = props[field] ?? {};
-          return field in FILE_FIELDS || s.contentMediaType !== undefined || LINK_PATTERNS.has(s.pattern ?? '') || LEGACY_LINK_FIELDS.has(field);
-        });
+    const props = descriptor.schema.properties as Record<string, FieldSchema>;
+    // Only what staff write: server-owned fields (the audit log's record of changes among them)
+    // may name a file but never point at one.
+    fields = storedFields(descriptor).filter(({ field }) => {
+      const s = props[field] ?? {};
+      if (field in (descriptor.files ?? {})) return true;
+      return !s.readOnly && (s.contentMediaType !== undefined || LINK_PATTERNS.has(s.pattern ?? '') || isLongFreeText(s));
+    });
     linkFieldCache.set(descriptor.resource, fields);
   }
   return fields;
@@ -136,7 +147,7 @@ export class FileLifecycle {
   /** Follows one write of a record: checks the files it newly points at, queues the ones it drops. */
   track(descriptor: ResourceDescriptor): FileTracker {
     const fields = linkFields(descriptor);
-    const fileFields = fields.filter((f) => f.field in FILE_FIELDS);
+    const fileFields = fields.filter((f) => f.field in (descriptor.files ?? {}));
     const dropped: string[] = [];
     const keysOf = (row: Row | undefined, of: LinkField[]) =>
       new Set(of.flatMap(({ field }) => (typeof row?.[field] === 'string' ? this.storage.keysIn(row[field]) : [])));

@@ -10,7 +10,8 @@ declare module 'fastify' {
 }
 
 export default fp<{ config: Config }>(async (app, { config }) => {
-  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.poolSize });
+  // Migrations are start-up work: a cluster's primary ran them before forking its workers.
+  const database = await openDatabase({ dataDir: config.dataDir, databaseUrl: config.databaseUrl, poolSize: config.poolSize, migrate: config.startupWork });
   // Without the read cache every call reads the database (benchmarks compare both).
   if (!config.readCache) database.dataVersion = () => Promise.resolve(undefined);
   app.decorate('database', database);

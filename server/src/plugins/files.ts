@@ -15,7 +15,8 @@ declare module 'fastify' {
 async function filesPlugin(app: FastifyInstance, { config }: { config: Config }) {
   const files = new FileLifecycle(app.database, app.storage, { quotaBytesPerDay: config.uploadQuotaBytesPerDay, log: app.log });
   app.decorate('files', files);
-  app.addHook('onReady', async () => files.start());
+  // One process of a cluster sweeps (config.housekeeping); every process tracks writes and quotas.
+  if (config.housekeeping) app.addHook('onReady', async () => files.start());
   // Before the database plugin's own onClose (hooks run in reverse order of registration).
   app.addHook('onClose', async () => files.stop());
 }

@@ -1,8 +1,8 @@
 // Guards: every call checks its module's permission code with the same pure rules the admin app
 // uses (schemas/permissions.ts). Row ownership is checked by the handlers, which load the row.
 import type { FastifyRequest } from 'fastify';
-import type { ModuleKey, PermissionCode, ResourceDescriptor } from '../../../schemas/descriptor';
-import { canAccess, hasCode, ownsRecord, type Action } from '../../../schemas/permissions';
+import type { Action, ModuleKey, PermissionCode, ResourceDescriptor } from '../../../schemas/descriptor';
+import { canAccess, hasCode, isOwnedAction, ownsRecord } from '../../../schemas/permissions';
 import { forbidden, unauthorized } from '../errors';
 import { toCurrentMember, type MemberRow } from '../auth/members';
 
@@ -41,9 +41,12 @@ export async function requireAnyCode(
   return member;
 }
 
-/** The ownership rule (ownsRecord in schemas/permissions.ts) on a loaded row. */
-export function requireOwnership(member: MemberRow, resource: string, row: Record<string, unknown>): void {
-  if (!ownsRecord(toCurrentMember(member), resource, row)) {
-    throw forbidden(resource === 'videoComment' ? '只能删除自己发表的评论' : '只能修改或删除自己创建的记录');
-  }
+export const MSG_NOT_OWNER = '只能修改或删除自己创建的记录';
+
+/**
+ * The ownership rule (ownsRecord in schemas/permissions.ts) on a loaded row, when the descriptor's
+ * `ownership` covers the action. A special call may word the refusal its own way.
+ */
+export function requireOwnership(member: MemberRow, descriptor: ResourceDescriptor, action: Action, row: Record<string, unknown>, message = MSG_NOT_OWNER): void {
+  if (isOwnedAction(descriptor, action) && !ownsRecord(toCurrentMember(member), descriptor.resource, row)) throw forbidden(message);
 }

@@ -13,14 +13,12 @@
 // upload URLs) would still act. Browsers send `Origin` on every POST/PUT/DELETE (and `Sec-Fetch-Site`
 // on all requests), so any of those from another origin is refused here. Requests with neither
 // header (curl, server-to-server) are not from a browser, carry no ambient cookie, and stay allowed.
-import { createHash } from 'node:crypto';
 import helmet from 'helmet';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import { publicBaseUrl } from '../storage/s3Urls';
-import { EARLY_CLICKS_SCRIPT } from '../../../src/ssr/earlyClicks';
 
 export const CROSS_ORIGIN_MESSAGE = '不允许从其他来源发起此请求';
 
@@ -39,18 +37,14 @@ export function storageOrigins(config: Config): string[] {
   return [...origins];
 }
 
-/** The one inline script a page may run: it holds clicks made before the takeover (src/ssr/earlyClicks.ts). */
-export const EARLY_CLICKS_HASH = `'sha256-${createHash('sha256').update(EARLY_CLICKS_SCRIPT).digest('base64')}'`;
-
 /** The Content-Security-Policy directives of the admin app (helmet's format). */
 export function cspDirectives(config: Config): Record<string, string[]> {
   const storage = storageOrigins(config);
   return {
     'default-src': ["'self'"],
     'base-uri': ["'self'"],
-    // Vite emits module scripts only. The one inline script is ours, allowed by its hash: no
-    // 'unsafe-inline', no 'unsafe-eval'.
-    'script-src': ["'self'", EARLY_CLICKS_HASH],
+    // Vite emits module scripts only: no inline script, no 'unsafe-eval'.
+    'script-src': ["'self'"],
     'script-src-attr': ["'none'"],
     // MUI's emotion injects <style> elements at run time and React writes style attributes; a nonce
     // would need index.html rendered per request. Styles cannot run code, and stored rich text only

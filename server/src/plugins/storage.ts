@@ -199,8 +199,11 @@ async function storagePlugin(app: FastifyInstance, opts: StoragePluginOptions) {
   const canRead = opts.canRead ?? hasSession;
   if (storage instanceof LocalStorage) {
     await mkdir(storage.tmpDir, { recursive: true });
-    await removeStaleTemporaryFiles(storage.tmpDir);
-    await removeStaleMultipartUploads(storage.multipartDir);
+    // One process of a cluster removes what crashed uploads left (config.housekeeping).
+    if (opts.config.housekeeping) {
+      await removeStaleTemporaryFiles(storage.tmpDir);
+      await removeStaleMultipartUploads(storage.multipartDir);
+    }
     await app.register(localRoutes, { storage, canRead });
   } else {
     await app.register(redirectRoutes, { storage, canRead });

@@ -1,10 +1,9 @@
-// The ordinary list / single / add / update / delete calls of docs/api.md, generated from
-// the resource descriptors. Calls listed in `handWritten` are left to their own modules. Every
-// write passes the member to the repository, which logs it in the same transaction (audit log).
+// The ordinary list / single / add / update / delete calls of docs/api.md, generated from the
+// resource descriptors. Calls a descriptor lists in `handWritten` are left to their own modules.
+// Every write passes the member to the repository, which logs it in the same transaction (audit log).
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
-import { detailOnlyFields, type ResourceDescriptor } from '../../../schemas/descriptor';
-import { ROOT_CODE } from '../../../schemas/standardClassify';
-import type { Action } from '../../../schemas/permissions';
+import { detailOnlyFields, type CallKind, type ResourceDescriptor } from '../../../schemas/descriptor';
+import { resourceByName } from '../../../schemas/index';
 import { deleteRow, findRow, insertRow, listRows, updateRow, type Row } from '../db/repository';
 import { parseOrderName } from '../db/orderName';
 import { notFound } from '../errors';
@@ -22,9 +21,6 @@ import {
 import { checkDelete, prepareWrite, present } from './rules';
 
 type Params = Record<string, unknown>;
-
-/** Resources whose rows obey the ownership rule on these actions (schemas/permissions.ts). */
-const OWNED: Record<string, readonly Action[]> = { video: ['edit', 'delete'] };
 
 /** Registers a read call for GET (query string) and POST (JSON body), sharing one handler. */
 export function readRoute(
@@ -57,14 +53,30 @@ export function writeRoute(
   });
 }
 
+const anywhereCache = new Map<string, string | undefined>();
+
+/**
+ * The value of a filter meaning "anywhere": the root of the tree the filter field points into,
+ * when the field itself never holds it (an article's ScCode '0': every article of the page). A
+ * tree's own parent field holds its root, where it filters the top level.
+ */
+function anywhereValue(descriptor: ResourceDescriptor, field: string): string | undefined {
+  const key = `${descriptor.resource} ${field}`;
+  if (!anywhereCache.has(key)) {
+    const reference = descriptor.references?.find((r) => r.field === field);
+    const tree = reference && reference.root === undefined ? resourceByName(reference.to) : undefined;
+    anywhereCache.set(key, tree?.references?.find((r) => r.to === tree.resource && r.root !== undefined)?.root);
+  }
+  return anywhereCache.get(key);
+}
+
 export function listFilters(descriptor: ResourceDescriptor, params: Params) {
   const equals: Record<string, string | number> = {};
   const contains: Record<string, string> = {};
   for (const field of descriptor.filters) {
     const value = params[field];
     if (value === undefined || value === null || value === '') continue;
-    // The root of a tree (ScCode '0' or empty) means "every article of the page".
-    if (field === 'ScCode' && value === ROOT_CODE) continue;
+    if (value === anywhereValue(descriptor, field)) continue;
     equals[field] = value as string | number;
   }
   for (const field of descriptor.searchFields) {
@@ -120,20 +132,20 @@ async function loadById(app: FastifyInstance, descriptor: ResourceDescriptor, id
   return row;
 }
 
-export function registerCrud(app: FastifyInstance, descriptor: ResourceDescriptor, handWritten: ReadonlySet<string>) {
+export function registerCrud(app: FastifyInstance, descriptor: ResourceDescriptor) {
   const { calls, service } = descriptor;
   const tags = [descriptor.label];
   const url = (call: string) => `/${service}/${call}`;
-  const skip = (call: string | undefined): call is undefined => !call || handWritten.has(`${service}/${call}`);
+  const skip = (kind: CallKind, call: string | undefined): call is undefined => !call || (descriptor.handWritten?.includes(kind) ?? false);
 
-  if (!skip(calls.list)) {
+  if (!skip('list', calls.list)) {
     readRoute(app, url(calls.list), listParamsSchema(descriptor), { tags, summary: `${descriptor.label}列表` }, async (request, params, reply) => {
       await requireAccess(request, descriptor, 'list');
       return sendAnswer(request, reply, answerKey(descriptor, 'list', params), () => listCall(descriptor, app, params));
     });
   }
 
-  if (!skip(calls.one)) {
+  if (!skip('one', calls.one)) {
     readRoute(app, url(calls.one), oneParamsSchema(descriptor), { tags, summary: `${descriptor.label}详情` }, async (request, params, reply) => {
       await requireAccess(request, descriptor, 'show');
       return sendAnswer(request, reply, answerKey(descriptor, 'one', params), async () => {
@@ -150,7 +162,7 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
     });
   }
 
-  if (!skip(calls.create)) {
+  if (!skip('create', calls.create)) {
     writeRoute(app, url(calls.create), createBodySchema(descriptor), { tags, summary: `新增${descriptor.label}` }, async (request, body) => {
       const member = await requireAccess(request, descriptor, 'create');
       const values: Row = { ...body };
@@ -162,11 +174,11 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
     });
   }
 
-  if (!skip(calls.update)) {
+  if (!skip('update', calls.update)) {
     writeRoute(app, url(calls.update), updateBodySchema(descriptor), { tags, summary: `修改${descriptor.label}` }, async (request, body) => {
       const member = await requireAccess(request, descriptor, 'edit');
       const existing = await loadById(app, descriptor, body.Id);
-      if (OWNED[descriptor.resource]?.includes('edit')) requireOwnership(member, descriptor.resource, existing);
+      requireOwnership(member, descriptor, 'edit', existing);
       const values: Row = { ...body };
       delete values.Id;
       await prepareWrite(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, values, existing);
@@ -179,11 +191,11 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
     });
   }
 
-  if (!skip(calls.delete)) {
+  if (!skip('delete', calls.delete)) {
     writeRoute(app, url(calls.delete), idBodySchema, { tags, summary: `删除${descriptor.label}` }, async (request, body) => {
       const member = await requireAccess(request, descriptor, 'delete');
       const existing = await loadById(app, descriptor, body.Id);
-      if (OWNED[descriptor.resource]?.includes('delete')) requireOwnership(member, descriptor.resource, existing);
+      requireOwnership(member, descriptor, 'delete', existing);
       await checkDelete(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, existing);
       // The record's files go once the delete commits, unless another record points at them.
       const files = app.files.track(descriptor);

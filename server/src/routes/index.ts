@@ -12,20 +12,9 @@ import uploadRoutes from './upload';
 import usewebRoutes from './useweb';
 import videoRoutes from './video';
 
-/** Calls of the descriptors that are written by hand (service/call). */
-const HAND_WRITTEN = new Set([
-  'Ajax/AddVideoMessage',
-  'Ajax/DelVideoMessage',
-  'Ajax/GetMemberListInAdmin',
-  'Ajax/GetSingleMemberInAdmin',
-  'Ajax/AddMember',
-  'Ajax/UpdateMember',
-  'Ajax/DelMember',
-  'Ajax/GetAuditLogListInAdmin',
-]);
-
 export default async function routes(app: FastifyInstance) {
-  for (const descriptor of RESOURCES) registerCrud(app, descriptor, HAND_WRITTEN);
+  // A descriptor's `handWritten` calls are registered by their own modules below.
+  for (const descriptor of RESOURCES) registerCrud(app, descriptor);
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(ownPasswordRoutes);

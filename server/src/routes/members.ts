@@ -5,8 +5,9 @@
 // Every change is logged in its own transaction (audit log), a new password only as "changed".
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
+import { MODULES } from '../../../schemas/index';
 import { memberResource, memberSchema } from '../../../schemas/member';
-import { auditRecord } from '../audit/log';
+import { auditRecord, nameRecordsOf } from '../audit/log';
 import { endSessionsOf, newCode, toMemberRecord } from '../auth/members';
 import { hashPassword } from '../auth/password';
 import { parseOrderName } from '../db/orderName';
@@ -29,6 +30,24 @@ interface MemberBody {
   IsDisabled?: number;
   Modules?: Record<string, string>;
   Password?: string;
+}
+
+// Two members may share a name: the log names one with the login too (UpdateOwnPassword's entries as well).
+nameRecordsOf(memberResource.resource, (name, row) => (typeof row.UserName === 'string' ? `${name} (${row.UserName})` : name));
+
+/** Longest module key a refusal repeats: the key is the client's text. */
+const MAX_SHOWN_KEY = 64;
+
+/**
+ * Permission strings are keyed by the modules the entities declare: any other key is refused
+ * (the schema cannot list them, schemas/member.ts), naming it.
+ */
+function checkModuleKeys(modules: Record<string, string> | undefined): void {
+  const unknown = Object.keys(modules ?? {}).filter((key) => !MODULES.includes(key));
+  if (unknown.length === 0) return;
+  const shown = unknown.map((key) => (key.length > MAX_SHOWN_KEY ? `${key.slice(0, MAX_SHOWN_KEY)}…` : key));
+  const msg = `权限模块不存在：${shown.join('、')}`;
+  throw badRequest(msg, [{ field: 'Modules', msg }]);
 }
 
 const addSchema = {
@@ -84,6 +103,7 @@ export default async function memberRoutes(app: FastifyInstance) {
   writeRoute(app, '/Ajax/AddMember', addSchema, { tags, summary: '新增成员' }, async (request, raw) => {
     const admin = await requireAdmin(request);
     const body = raw as MemberBody;
+    checkModuleKeys(body.Modules);
     await ensureUniqueName(body.UserName!);
     const values = {
       AU_CODE: newCode(),
@@ -108,6 +128,7 @@ export default async function memberRoutes(app: FastifyInstance) {
   writeRoute(app, '/Ajax/UpdateMember', updateBodySchema(memberResource), { tags, summary: '修改成员' }, async (request, raw) => {
     const admin = await requireAdmin(request);
     const body = raw as MemberBody;
+    checkModuleKeys(body.Modules);
     const existing = await load(body.Id!);
     if (existing.IS_BUILTIN === 1 && body.IsAdmin === 0) {
       throw badRequest('内置管理员不能取消管理员身份', [{ field: 'IsAdmin', msg: '内置管理员不能取消管理员身份' }]);

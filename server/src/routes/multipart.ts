@@ -161,8 +161,10 @@ export default async function multipartRoutes(app: FastifyInstance) {
     return ok(null, '已取消上传');
   });
 
-  // Uploads abandoned for a day (browser closed for good): drop their parts and rows at start.
+  // Uploads abandoned for a day (browser closed for good): drop their parts and rows at start, in
+  // one process of a cluster (config.housekeeping).
   app.addHook('onReady', async () => {
+    if (!app.config.housekeeping) return;
     const cutoff = new Date(Date.now() - STALE_UPLOAD_MS).toISOString();
     const stale = await db.selectFrom('UPLOAD').select(['UPLOAD_ID', 'KEY']).where('CREATED_AT', '<', cutoff).execute();
     for (const r of stale) {

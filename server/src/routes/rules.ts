@@ -1,16 +1,13 @@
-// Per-entity rules of the generic calls: what a write must satisfy and what a delete must not
-// lose. Everything common (rich text, file lists, defaults, server-owned fields) is derived from
-// the schema here too, so a new entity gets it by declaring its fields.
-import type { ResourceDescriptor } from '../../../schemas/descriptor';
-import { ROOT_CODE } from '../../../schemas/standardClassify';
+// The rules of the generic calls, derived from the descriptors: what a write must satisfy and
+// complete (references, fixed fields, defaults, stored files), and what a delete must not orphan.
+// Everything common (rich text, file lists, server-owned fields) is derived from the schema here
+// too, so a new entity gets it by declaring its fields.
+import type { Reference, ResourceDescriptor } from '../../../schemas/descriptor';
 import { checkFileList, parseFileList } from '../../../schemas/fileList';
-import { articleResource, tykjArticleResource } from '../../../schemas/standardArticle';
-import { classifyResource, tykjClassifyResource } from '../../../schemas/standardClassify';
-import { videoResource } from '../../../schemas/video';
-import { videoTypeResource } from '../../../schemas/videoType';
+import { referencesTo, resourceByName } from '../../../schemas/index';
 import { newCode, type MemberRow } from '../auth/members';
 import type { Db } from '../db/database';
-import { anyRow, findRow, listRows, type Row } from '../db/repository';
+import { anyRow, findRow, maxValue, type Row } from '../db/repository';
 import { badRequest, conflict, type FieldError } from '../errors';
 import { RichTextRefused, sanitizeRichText } from '../richText';
 import { parseUploadKey, POLICIES } from '../storage/policies';
@@ -24,161 +21,106 @@ export interface RuleContext {
   now: Date;
 }
 
-interface ResourceRules {
-  /** Checks a write and completes the values to store; `existing` is the stored row on update. */
-  prepare?(ctx: RuleContext, d: ResourceDescriptor, values: Row, existing: Row | undefined): Promise<void>;
-  /** Refuses a delete that would orphan rows. */
-  beforeDelete?(ctx: RuleContext, d: ResourceDescriptor, existing: Row): Promise<void>;
-}
-
 const today = (now: Date) => now.toISOString().slice(0, 10);
-
-/** Classification table of an article table, and the reverse: the two services never mix. */
-const CLASSIFY_OF: Record<string, ResourceDescriptor> = {
-  article: classifyResource,
-  tykjArticle: tykjClassifyResource,
-};
-const ARTICLES_OF: Record<string, ResourceDescriptor> = {
-  classify: articleResource,
-  tykjClassify: tykjArticleResource,
-};
 
 /** Longest parent chain walked when looking for a cycle; deeper trees are refused. */
 const MAX_DEPTH = 64;
 
-async function classifyParent(ctx: RuleContext, descriptor: ResourceDescriptor, code: string): Promise<Row> {
-  const parent = await findRow(ctx.database, descriptor, 'ScCode', code);
-  if (!parent) throw badRequest('上级分类不存在', [{ field: 'ScFatherCode', msg: '上级分类不存在' }]);
-  return parent;
+function targetOf(reference: Reference): ResourceDescriptor {
+  const target = resourceByName(reference.to);
+  // declarationProblems() reports such a descriptor; the unit tests keep it empty.
+  if (!target) throw new Error(`reference to unknown resource ${reference.to}`);
+  return target;
 }
 
-const classifyRules: ResourceRules = {
-  async prepare(ctx, d, values, existing) {
-    const father = values.ScFatherCode === undefined ? undefined : String(values.ScFatherCode);
-    if (!existing) {
-      // A child has its parent's type; a top-level classification takes the page's type.
-      if (father && father !== ROOT_CODE) values.type = (await classifyParent(ctx, d, father)).type;
-      return;
-    }
-    // The type is fixed at creation (it follows the parent); moving keeps it.
-    delete values.type;
-    if (father === undefined || father === existing.ScFatherCode || father === ROOT_CODE) return;
-    const parent = await classifyParent(ctx, d, father);
-    if (parent.type !== existing.type) {
-      throw badRequest('不能移动到其他类型的分类下', [{ field: 'ScFatherCode', msg: '不能移动到其他类型的分类下' }]);
-    }
-    let cursor: Row | undefined = parent;
-    for (let depth = 0; cursor; depth++) {
-      if (cursor.ScCode === existing.ScCode || depth > MAX_DEPTH) {
-        throw conflict('上级分类不能是该分类自身或其下级分类');
+/** The referenced record, or the 400 of a reference to nothing. */
+async function referencedRecord(ctx: RuleContext, reference: Reference, value: string): Promise<Row> {
+  const record = await findRow(ctx.database, targetOf(reference), reference.toField, value);
+  if (!record) throw badRequest(reference.missing, [{ field: reference.field, msg: reference.missingHint ?? reference.missing }]);
+  return record;
+}
+
+/** A move in a tree may not put a record under itself or under one of its own descendants. */
+async function refuseCycle(ctx: RuleContext, descriptor: ResourceDescriptor, reference: Reference, parent: Row, existing: Row): Promise<void> {
+  let cursor: Row | undefined = parent;
+  for (let depth = 0; cursor; depth++) {
+    if (cursor[reference.toField] === existing[reference.toField] || depth > MAX_DEPTH) throw conflict(reference.cycle!);
+    const next: string = String(cursor[reference.field]);
+    cursor = next === reference.root ? undefined : await findRow(ctx.database, descriptor, reference.toField, next);
+  }
+}
+
+const schemaDefault = (descriptor: ResourceDescriptor, field: string) => (descriptor.schema.properties[field] as { default?: unknown } | undefined)?.default;
+
+/**
+ * Checks the references a write sets and copies what follows from them. A reference is checked on
+ * create, and on update when it changes; its root ("no parent") needs no record. Copied fields come
+ * from the referenced record, never from the client on update; a new record at the root keeps the
+ * client's (a top-level classification takes its page's type).
+ */
+async function applyReferences(ctx: RuleContext, descriptor: ResourceDescriptor, values: Row, existing: Row | undefined): Promise<void> {
+  for (const reference of descriptor.references ?? []) {
+    const copies = Object.entries(reference.copy ?? {});
+    const given = values[reference.field];
+    const value = given === undefined ? undefined : String(given);
+    const atRoot = reference.root !== undefined && (value ?? schemaDefault(descriptor, reference.field)) === reference.root;
+    if (existing || !atRoot) for (const [, field] of copies) delete values[field];
+    if (value === undefined || value === reference.root) continue;
+    if (existing && value === String(existing[reference.field] ?? '')) continue;
+    const record = await referencedRecord(ctx, reference, value);
+    for (const [from, field] of copies) {
+      // A fixed field cannot change by a move either.
+      if (existing && descriptor.fixedFields?.includes(field) && record[from] !== existing[field]) {
+        const msg = reference.copyMismatch ?? reference.missing;
+        throw badRequest(msg, [{ field: reference.field, msg }]);
       }
-      const next: string = String(cursor.ScFatherCode);
-      cursor = next === ROOT_CODE ? undefined : await findRow(ctx.database, d, 'ScCode', next);
+      values[field] = record[from];
     }
-  },
-  async beforeDelete(ctx, d, existing) {
-    if (await anyRow(ctx.database, d, 'ScFatherCode', String(existing.ScCode))) {
-      throw conflict('该分类下还有子分类，请先删除子分类');
-    }
-    const articles = ARTICLES_OF[d.resource];
-    if (articles && (await anyRow(ctx.database, articles, 'ScCode', String(existing.ScCode)))) {
-      throw conflict('该分类下还有文章，请先删除或移走文章');
-    }
-  },
-};
+    if (existing && reference.cycle) await refuseCycle(ctx, descriptor, reference, record, existing);
+  }
+}
 
-const articleRules: ResourceRules = {
-  async prepare(ctx, d, values, existing) {
-    if (!existing && values.PublishTime === undefined) values.PublishTime = today(ctx.now);
-    delete values.type;
-    if (values.ScCode === undefined) return;
-    const code = String(values.ScCode);
-    const classify = CLASSIFY_OF[d.resource];
-    const parent = classify && code !== ROOT_CODE ? await findRow(ctx.database, classify, 'ScCode', code) : undefined;
-    if (!parent) throw badRequest('所属分类不存在', [{ field: 'ScCode', msg: '请选择所属分类' }]);
-    // The document type of an article is that of its classification.
-    values.type = parent.type;
-  },
-};
+/** The descriptor's `createDefaults`, for the fields a create leaves out. */
+async function applyCreateDefaults(ctx: RuleContext, descriptor: ResourceDescriptor, values: Row): Promise<void> {
+  for (const [field, rule] of Object.entries(descriptor.createDefaults ?? {})) {
+    if (values[field] !== undefined) continue;
+    // 'last': after the last row, not first (a new website without a sort goes to the end).
+    values[field] = rule === 'today' ? today(ctx.now) : (await maxValue(ctx.database, descriptor, field)) + 1;
+  }
+}
 
-const videoRules: ResourceRules = {
-  async prepare(ctx, _d, values, existing) {
-    if (!existing && values.VdTime === undefined) values.VdTime = today(ctx.now);
-    if (values.VdtCode !== undefined && values.VdtCode !== existing?.VdtCode) {
-      if (!(await anyRow(ctx.database, videoTypeResource, 'VdtCode', String(values.VdtCode)))) {
-        throw badRequest('视频分类不存在', [{ field: 'VdtCode', msg: '视频分类不存在' }]);
-      }
-    }
-  },
-};
-
-const videoTypeRules: ResourceRules = {
-  async beforeDelete(ctx, _d, existing) {
-    if (await anyRow(ctx.database, videoResource, 'VdtCode', String(existing.VdtCode))) {
-      throw conflict('该视频分类下还有视频，请先删除或移走视频');
-    }
-  },
-};
-
-const usewebRules: ResourceRules = {
-  async prepare(ctx, d, values, existing) {
-    // A new website without a sort goes last, not first.
-    if (!existing && values.UwSort === undefined) {
-      const { rows } = await listRows(ctx.database, d, { equals: {}, contains: {}, order: [{ column: 'UW_SORT', direction: 'desc' }], page: { index: 1, size: 1 }, limit: 1 });
-      values.UwSort = Number(rows[0]?.UwSort ?? 0) + 1;
-    }
-  },
-};
-
-const RULES: Record<string, ResourceRules> = {
-  useweb: usewebRules,
-  video: videoRules,
-  videoType: videoTypeRules,
-  article: articleRules,
-  tykjArticle: articleRules,
-  classify: classifyRules,
-  tykjClassify: classifyRules,
-};
-
-/** Fields holding stored files, and the upload kind each must be. */
-export const FILE_FIELDS: Readonly<Record<string, UploadKind>> = {
-  VdUrl: 'video',
-  VdEnclosure: 'handout',
-  SaPdfUrl: 'handout',
-  ScImg: 'image',
-  ScPageimg: 'image',
-};
+/** The stored-file fields of a descriptor, and the upload kind each must be. */
+const filesOf = (descriptor: ResourceDescriptor): Readonly<Record<string, UploadKind>> => descriptor.files ?? {};
 
 /**
  * A record may point only at files that are really stored, of the field's kind and within its
  * limit. This is where the limits hold even when a storage service does not enforce the signed
  * upload (and no record ever points at a missing file). URLs of other sites are left alone.
  */
-async function checkStoredFile(storage: StorageDriver, field: string, url: string): Promise<string | undefined> {
+async function checkStoredFile(storage: StorageDriver, kind: UploadKind, url: string): Promise<string | undefined> {
   const key = storage.keyOf(url);
   if (key === undefined) return undefined;
-  const kind = FILE_FIELDS[field];
   const parsed = parseUploadKey(key);
   // Keys outside the upload scheme (a poster, say) are accepted only for the demo content.
   if (!parsed && !key.startsWith('demo/')) return '文件类型不符';
-  if (parsed && kind && parsed.kind !== kind) return '文件类型不符';
+  if (parsed && parsed.kind !== kind) return '文件类型不符';
   const size = await storage.sizeOf(key);
   if (size === undefined) return '文件不存在，请重新上传';
-  const policy = POLICIES[parsed?.kind ?? kind ?? 'handout'];
+  const policy = POLICIES[parsed?.kind ?? kind];
   if (policy.exclusiveMax ? size >= policy.maxBytes : size > policy.maxBytes) return policy.tooLargeMsg;
   return undefined;
 }
 
-async function checkFiles(ctx: RuleContext, values: Row, existing: Row | undefined): Promise<FieldError[]> {
+async function checkFiles(ctx: RuleContext, descriptor: ResourceDescriptor, values: Row, existing: Row | undefined): Promise<FieldError[]> {
   const errors: FieldError[] = [];
-  for (const field of Object.keys(FILE_FIELDS)) {
+  for (const [field, kind] of Object.entries(filesOf(descriptor))) {
     const value = values[field];
     if (typeof value !== 'string' || value === '' || value === existing?.[field]) continue;
     const urls = value.startsWith('[') ? parseFileList(value).map((f) => f.url) : [value];
     const before = new Set(typeof existing?.[field] === 'string' ? parseFileList(existing[field]).map((f) => f.url) : []);
     for (const url of urls) {
       if (before.has(url)) continue;
-      const msg = await checkStoredFile(ctx.storage, field, url);
+      const msg = await checkStoredFile(ctx.storage, kind, url);
       if (msg) {
         errors.push({ field, msg });
         break;
@@ -203,7 +145,7 @@ function fieldsWith(descriptor: ResourceDescriptor, mediaType: string): string[]
   return fields;
 }
 
-/** Common preparation from the schema, then the entity's own rules. Mutates `values`. */
+/** Common preparation from the schema, then the descriptor's rules. Mutates `values`. */
 export async function prepareWrite(
   descriptor: ResourceDescriptor,
   ctx: RuleContext,
@@ -226,10 +168,12 @@ export async function prepareWrite(
     if (checked.ok) values[field] = checked.value;
     else errors.push({ field, msg: checked.msg });
   }
-  errors.push(...(await checkFiles(ctx, values, existing)));
+  errors.push(...(await checkFiles(ctx, descriptor, values, existing)));
   if (errors.length > 0) throw badRequest(errors[0]!.msg, errors);
-  // The entity's own rules first, so that they can tell a missing field from its default.
-  await RULES[descriptor.resource]?.prepare?.(ctx, descriptor, values, existing);
+  // The descriptor's rules first, so that they can tell a missing field from its default.
+  await applyReferences(ctx, descriptor, values, existing);
+  if (existing) for (const field of descriptor.fixedFields ?? []) delete values[field];
+  if (!existing) await applyCreateDefaults(ctx, descriptor, values);
 
   const props = descriptor.schema.properties;
   const stamp = ctx.now.toISOString();
@@ -241,12 +185,25 @@ export async function prepareWrite(
     }
     if (descriptor.codeField) values[descriptor.codeField] = newCode();
     if ('CreateUser' in props) values.CreateUser = ctx.member.AU_NAME;
-    if ('CreateAuCode' in props) values.CreateAuCode = ctx.member.AU_CODE;
+    // The creator owns the row (the ownership rule of schemas/permissions.ts).
+    if (descriptor.ownership) values[descriptor.ownership.field] = ctx.member.AU_CODE;
   }
 }
 
+/**
+ * Refuses a delete while rows point at the record through a reference that refuses it (`onDelete`
+ * 'refuse'): a tree's own children first, then the records of other resources. 'cascade' children
+ * go with the record (server/src/db/repository.ts).
+ */
 export async function checkDelete(descriptor: ResourceDescriptor, ctx: RuleContext, existing: Row): Promise<void> {
-  await RULES[descriptor.resource]?.beforeDelete?.(ctx, descriptor, existing);
+  const refusing = referencesTo(descriptor.resource)
+    .filter(({ reference }) => reference.onDelete === 'refuse')
+    .sort((a, b) => Number(b.from.resource === descriptor.resource) - Number(a.from.resource === descriptor.resource));
+  for (const { from, reference } of refusing) {
+    if (await anyRow(ctx.database, from, reference.field, String(existing[reference.toField]))) {
+      throw conflict(reference.refused ?? `该${descriptor.label}下还有${from.label}`);
+    }
+  }
 }
 
 /**
@@ -264,7 +221,7 @@ export function present(descriptor: ResourceDescriptor, row: Row, storage?: Stor
     if (field in out) out[field] = JSON.stringify(parseFileList(out[field]).map((f) => ({ ...f, url: current(f.url) })));
   }
   if (storage) {
-    for (const field of Object.keys(FILE_FIELDS)) {
+    for (const field of Object.keys(filesOf(descriptor))) {
       const value = out[field];
       if (typeof value === 'string' && value !== '' && !value.startsWith('[')) out[field] = current(value);
     }

@@ -1,6 +1,7 @@
 // Hand-written video calls: play and like counters, and comments (authored by the session's
 // member, sanitised, deletable by their author or an administrator).
 import type { FastifyInstance } from 'fastify';
+import { modulesFor } from '../../../schemas/permissions';
 import { videoResource } from '../../../schemas/video';
 import { videoCommentResource } from '../../../schemas/videoComment';
 import { findRow, incrementCounter, insertRow, deleteRow } from '../db/repository';
@@ -11,8 +12,8 @@ import { RichTextRefused, richTextIsEmpty, sanitizeRichText } from '../richText'
 import { writeRoute } from './crud';
 import { createBodySchema, idBodySchema } from './requestSchemas';
 
-/** Viewing videos (on the study or the online screens) allows counting plays and likes. */
-const VIEW_MODULES = ['video', 'videoView'] as const;
+/** Whoever may see videos (on the study or the online screens) counts plays and likes. */
+const VIEW_MODULES = modulesFor(videoResource, 'list');
 
 export default async function videoRoutes(app: FastifyInstance) {
   const tags = [videoResource.label];
@@ -54,10 +55,11 @@ export default async function videoRoutes(app: FastifyInstance) {
   });
 
   writeRoute(app, '/Ajax/DelVideoMessage', idBodySchema, { tags: commentTags, summary: '删除评论' }, async (request, body) => {
-    const member = await requireAnyCode(request, VIEW_MODULES, ['2']);
+    // Its author's to delete, with sight of the comments (the descriptor's `ownership`).
+    const member = await requireAccess(request, videoCommentResource, 'delete');
     const existing = await findRow(app.database, videoCommentResource, 'Id', Number(body.Id));
     if (!existing) throw notFound('评论不存在或已被删除');
-    requireOwnership(member, videoCommentResource.resource, existing);
+    requireOwnership(member, videoCommentResource, 'delete', existing, '只能删除自己发表的评论');
     // Rich text may link to stored files: one the comment was the last to link to goes with it.
     const files = app.files.track(videoCommentResource);
     if (!(await deleteRow(app.database, videoCommentResource, Number(body.Id), member, files.hook))) throw notFound('评论不存在或已被删除');

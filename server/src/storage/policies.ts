@@ -2,6 +2,7 @@
 // client only tells what it intends to send, and the bytes are checked again where they arrive.
 import { randomUUID } from 'node:crypto';
 import type { ModuleKey } from '../../../schemas/descriptor';
+import { uploadModules } from '../../../schemas/index';
 import type { UploadKind } from '../../../schemas/types';
 import { ApiError, badRequest, tooLarge } from '../errors';
 import type { SignRequest } from './types';
@@ -56,17 +57,18 @@ export const POLICIES: Readonly<Record<UploadKind, KindPolicy>> = {
   },
 };
 
+export const UPLOAD_KINDS = Object.keys(POLICIES) as UploadKind[];
+
 /**
  * Who may upload what (codes 1 or 3, add or edit): whoever may add or edit the records that hold
- * such files. SignUpload and the multipart calls share it.
+ * such files, as the descriptors declare them (uploadModules in schemas/index.ts). SignUpload and
+ * the multipart calls share it.
  */
 export const UPLOAD_MODULES: Readonly<Record<UploadKind, readonly ModuleKey[]>> = {
-  video: ['video'],
-  handout: ['video', 'article', 'tykj'],
-  image: ['classify', 'article', 'tykj'],
+  video: uploadModules('video'),
+  handout: uploadModules('handout'),
+  image: uploadModules('image'),
 };
-
-export const UPLOAD_KINDS = Object.keys(POLICIES) as UploadKind[];
 
 export function isUploadKind(value: unknown): value is UploadKind {
   return typeof value === 'string' && Object.hasOwn(POLICIES, value);

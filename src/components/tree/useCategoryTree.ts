@@ -1,15 +1,27 @@
 import { useMemo } from 'react';
 import { useGetList } from 'react-admin';
 import { buildCategoryTree, ROOT_NAME, type CategoryTree } from './buildTree';
+import type { ListQuery } from '../../dataProvider/listParams';
 import { TREE_DATA_MARK } from './marks';
-import { categoryTreeQuery } from '../../screenQueries';
+
+/** Every classification is requested at once (All=1); the server caps that list far above this. */
+const ALL_CLASSIFICATIONS = 20000;
+
+/** Every classification of a page type, SC_SORT ASC. */
+export function categoryTreeQuery(type: number) {
+  return {
+    filter: { All: 1, type },
+    pagination: { page: 1, perPage: ALL_CLASSIFICATIONS },
+    sort: { field: 'ScSort', order: 'ASC' as const },
+  } satisfies ListQuery;
+}
 
 /**
  * Every classification of a page type (GetStandardClassifyListInAdmin with All=1, type,
- * OrderName 'SC_SORT ASC'), built into the tree under 全部.
+ * OrderName 'SC_SORT ASC'), built into the tree under 全部. Asked for once `enabled`.
  */
-export function useCategoryTree(resource: 'classify' | 'tykjClassify', type: number) {
-  const { data, isPending, error, refetch } = useGetList(resource, categoryTreeQuery(type));
+export function useCategoryTree(resource: 'classify' | 'tykjClassify', type: number, enabled = true) {
+  const { data, isPending, error, refetch } = useGetList(resource, categoryTreeQuery(type), { enabled });
   const tree: CategoryTree | undefined = useMemo(() => {
     if (!data) return undefined;
     performance.mark(TREE_DATA_MARK);

@@ -3,10 +3,17 @@ import { Alert, Box, Tab, Tabs } from '@mui/material';
 import { useGetList, type RaRecord } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import type { VideoType } from '../../../schemas/types';
+import type { ListQuery } from '../../dataProvider/listParams';
 import { ListEmpty, ListLoading } from '../ListStates';
-import { VIDEO_TYPES_QUERY } from '../../screenQueries';
 
 export type VideoTypeRecord = VideoType & RaRecord;
+
+/** Every video category, VDT_SORT ASC: the tabs of 视频学习编辑 and 在线视频. */
+export const VIDEO_TYPES_QUERY = {
+  filter: { All: 1 },
+  sort: { field: 'VdtSort', order: 'ASC' },
+  pagination: { page: 1, perPage: 1000 },
+} as const satisfies ListQuery;
 
 /** Every video category, VDT_SORT ASC (GetVideoTypeListInAdmin with All=1). */
 export function useVideoTypes() {

@@ -1,15 +1,14 @@
-import { useCallback, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { Box, Paper } from '@mui/material';
-import { ListBase } from 'react-admin';
-import { PageTitle } from '../../layout/PageTitle';
+import { ListBase, Title } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
-import { articleResource } from '../../../schemas/standardArticle';
+import { ARTICLE_TYPES, articleResource } from '../../../schemas/standardArticle';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
 import { LazyCategoryTree as CategoryTree } from '../../components/tree/LazyCategoryTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
-import { ARTICLE_TYPES, toPageType } from '../../navigation';
-import { articleFilter } from '../../screenQueries';
-import { catalogueColumns, catalogueSearchChoices, readPageSize, savePageSize } from './articleRules';
+import { ListSettled } from '../../components/ListSettled';
+import { toPageType } from '../../util/pageType';
+import { articleFilter, catalogueColumns, catalogueSearchChoices, readPageSize, savePageSize } from './articleRules';
 import { ArticleTable, ViewButton } from './ArticleTable';
 import { useArticleView } from './ArticleView';
 import { CataloguePagination } from './CataloguePagination';
@@ -20,8 +19,8 @@ import { SearchBar, type AppliedSearch } from './SearchBar';
  * The tree pane with its own data: the 10,000 categories arriving re-render the tree alone, not
  * the article table beside it.
  */
-function CatalogueTree({ type, selected, onSelect }: { type: number; selected: string; onSelect: (code: string) => void }) {
-  const { tree, isPending, error } = useCategoryTree('classify', type);
+function CatalogueTree({ type, selected, onSelect, enabled }: { type: number; selected: string; onSelect: (code: string) => void; enabled: boolean }) {
+  const { tree, isPending, error } = useCategoryTree('classify', type, enabled);
   return <CategoryTree title="文章分类" root={tree?.root} selected={selected} onSelect={onSelect} isPending={isPending} error={error} />;
 }
 
@@ -32,6 +31,9 @@ function Catalogue({ type }: { type: number }) {
   // The remembered size is read once; later changes are kept both here and in the cookie.
   const [perPage, setPerPage] = useState(readPageSize);
   const { view, dialogs } = useArticleView(articleResource.resource);
+  // The classifications are asked for once the articles have answered (ListSettled).
+  const [treeWanted, setTreeWanted] = useState(false);
+  const wantTree = useCallback(() => setTreeWanted(true), [setTreeWanted]);
 
   // The selection lives in the query (ScCode), so that the page can be linked and reloaded as is.
   const select = useCallback(
@@ -48,15 +50,18 @@ function Catalogue({ type }: { type: number }) {
     [setParams],
   );
 
+  const searchChoices = useMemo(() => catalogueSearchChoices(type), [type]);
+  const reset = useCallback(() => setSearch(null), [setSearch]);
+
   const filter = { ...articleFilter(code, type), ...(search ? { [search.field]: search.value } : {}) };
   return (
     <Box sx={{ display: 'flex', gap: 2, height: PANE_HEIGHT, minHeight: 420, mt: 1 }}>
       <Box sx={{ width: 280, flexShrink: 0, minHeight: 0 }}>
-        <CatalogueTree type={type} selected={code} onSelect={select} />
+        <CatalogueTree type={type} selected={code} onSelect={select} enabled={treeWanted} />
       </Box>
       <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
         <Box sx={{ p: 1.5, borderBottom: 1, borderColor: 'divider' }}>
-          <SearchBar choices={catalogueSearchChoices(type)} onSearch={setSearch} onReset={() => setSearch(null)} />
+          <SearchBar choices={searchChoices} onSearch={setSearch} onReset={reset} />
         </Box>
         <ListBase
           // Another category or search starts on page 1.
@@ -66,8 +71,9 @@ function Catalogue({ type }: { type: number }) {
           perPage={perPage}
           disableSyncWithLocation
           storeKey={false}
-          disableAuthentication // the session is checked once, by the SignedIn route of App.tsx (see SchemaList)
+          disableAuthentication // the session is checked once, by Admin (see SchemaList)
         >
+          <ListSettled onSettled={wantTree} />
           <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
             <ArticleTable
               descriptor={articleResource}
@@ -95,7 +101,7 @@ export default function ArticleCatalogue() {
   const title = ARTICLE_TYPES[type] ?? '文章目录';
   return (
     <>
-      <PageTitle title={title} />
+      <Title title={title} />
       {/* Another document type is another page: its own tree, search and pages. */}
       <Catalogue key={type} type={type} />
     </>

@@ -1,23 +1,23 @@
-import { Suspense, useState } from 'react';
+import { Suspense, useCallback, useState } from 'react';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import { Box, Paper, Tab, Tabs, Typography } from '@mui/material';
-import { Button, ListBase, type RaRecord } from 'react-admin';
-import { PageTitle } from '../../layout/PageTitle';
+import { Button, ListBase, Title, type RaRecord } from 'react-admin';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
-import { articleResource, tykjArticleResource } from '../../../schemas/standardArticle';
+import { ARTICLE_TYPES, articleResource, tykjArticleResource } from '../../../schemas/standardArticle';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
 import { useAccess } from '../../access/useMember';
 import { DeleteWithConfirm } from '../../components/DeleteWithConfirm';
 import { RowButton } from '../../components/RowButton';
 import { LazyCategoryTree as CategoryTree } from '../../components/tree/LazyCategoryTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
+import { ListSettled } from '../../components/ListSettled';
 import { ZhPagination } from '../../components/ZhPagination';
 import { lazyPart, usePreloadWhenIdle } from '../../components/lazyPart';
-import { ARTICLE_TYPES, PATHS, toPageType } from '../../navigation';
-import { articleFilter } from '../../screenQueries';
+import { pathOf } from '../../navigation';
+import { toPageType } from '../../util/pageType';
 import { PANE_HEIGHT, SELECTED_TAB_SX } from './layout';
-import { defaultSaType, manageColumns, prepareArticle } from './articleRules';
+import { articleFilter, defaultSaType, manageColumns, prepareArticle } from './articleRules';
 import { ArticleTable, ViewButton } from './ArticleTable';
 import { useArticleView } from './ArticleView';
 
@@ -30,10 +30,11 @@ const TykjInputs = lazyPart(() => import('./ArticleInputs').then((m) => m.TykjIn
 
 /** Document types of the management page (the 统一口径 articles have their own page). */
 function TypeTabs({ type }: { type: number }) {
+  const path = pathOf('article/ArticleManage');
   return (
     <Tabs value={String(type)} variant="scrollable" aria-label="文档类型" sx={SELECTED_TAB_SX}>
       {ARTICLE_TYPES.map((label, i) => (
-        <Tab key={label} label={label} value={String(i)} component={Link} to={`${PATHS.articleManage}?type=${i}`} />
+        <Tab key={label} label={label} value={String(i)} component={Link} to={`${path}?type=${i}`} />
       ))}
     </Tabs>
   );
@@ -43,7 +44,10 @@ type Row = RaRecord & Record<string, unknown>;
 
 function Manage({ service, type }: { service: ArticleService; type: number }) {
   const descriptor = service === 'tykj' ? tykjArticleResource : articleResource;
-  const { tree, isPending, error } = useCategoryTree(service === 'tykj' ? 'tykjClassify' : 'classify', type);
+  // The classifications are asked for once the articles have answered (ListSettled).
+  const [treeWanted, setTreeWanted] = useState(false);
+  const wantTree = useCallback(() => setTreeWanted(true), [setTreeWanted]);
+  const { tree, isPending, error } = useCategoryTree(service === 'tykj' ? 'tykjClassify' : 'classify', type, treeWanted);
   // The first root node (全部) is selected on load.
   const [selected, setSelected] = useState<string>(ROOT_CODE);
   const [editing, setEditing] = useState<Row | 'new' | null>(null);
@@ -78,8 +82,9 @@ function Manage({ service, type }: { service: ArticleService; type: number }) {
           perPage={descriptor.pageSize}
           disableSyncWithLocation
           storeKey={false}
-          disableAuthentication // the session is checked once, by the SignedIn route of App.tsx (see SchemaList)
+          disableAuthentication // the session is checked once, by Admin (see SchemaList)
         >
+          <ListSettled onSettled={wantTree} />
           <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
             <ArticleTable
               descriptor={descriptor}
@@ -127,7 +132,7 @@ export function ArticleManageScreen({ service }: { service: ArticleService }) {
   const title = service === 'tykj' ? '统一口径管理' : `文章目录管理 - ${ARTICLE_TYPES[type] ?? `类型 ${type}`}`;
   return (
     <Box>
-      <PageTitle title={title} />
+      <Title title={title} />
       {service === 'article' && <TypeTabs type={type} />}
       {/* A route change (even the same menu item again) resets the selection and reloads the tree. */}
       <Manage key={location.key} service={service} type={type} />

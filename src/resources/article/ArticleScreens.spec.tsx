@@ -31,7 +31,9 @@ describe('文章目录管理', { timeout: 20_000 }, () => {
       initialEntries: ['/Knowledge/Article/Manage?type=0'],
     });
     await screen.findByText('12J201 平屋面建筑构造');
-    expect(screen.getByRole('heading', { name: '全部' })).toBeTruthy();
+    // The classifications are asked for once the articles are shown: the tree (and the name of
+    // its selection) follows.
+    expect(await screen.findByRole('heading', { name: '全部' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: '新增文件' })).toBeNull();
     expect(dataProvider.getList).toHaveBeenCalledWith('classify', expect.objectContaining({ filter: { All: 1, type: 0 } }));
     expect(dataProvider.getList).toHaveBeenCalledWith(

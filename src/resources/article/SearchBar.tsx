@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { memo, useState, type FormEvent } from 'react';
 import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import SearchIcon from '@mui/icons-material/Search';
 import { Box, Button, MenuItem, TextField } from '@mui/material';
@@ -12,9 +12,10 @@ export interface AppliedSearch {
 
 /**
  * A field selector, the text, 搜索 and 重置. An empty text says
- * 请输入搜索内容 and sends nothing.
+ * 请输入搜索内容 and sends nothing. Memoised (give it stable props): its MUI inputs are much of
+ * a screen, which re-renders as react-admin settles the session and with every query change.
  */
-export function SearchBar({
+export const SearchBar = memo(function SearchBar({
   choices,
   onSearch,
   onReset,
@@ -85,4 +86,4 @@ export function SearchBar({
       </Button>
     </Box>
   );
-}
+});

@@ -56,7 +56,7 @@ export function searchText(value: string): string | null {
   return text === '' ? null : text;
 }
 
-// ---- page size of the viewer: its own module, read by the entry too (screenQueries.ts) ----
+// ---- page size of the viewer ----
 
 export * from './pageSize';
 
@@ -139,4 +139,9 @@ export function prepareArticle(data: Record<string, unknown>): Record<string, un
     if (out[field] === null) out[field] = '';
   }
   return out;
+}
+
+/** The list filter of a category's articles of a page type. */
+export function articleFilter(code: string, type: number): { ScCode: string; type: number } {
+  return { ScCode: code, type };
 }

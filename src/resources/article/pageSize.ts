@@ -1,5 +1,5 @@
 // The article viewer's page size, remembered in a cookie for a year.
-import { readSettingCookie, saveSettingCookie } from '../../ssr/requestCookies';
+import Cookies from 'js-cookie';
 
 export const PAGE_SIZES = [8, 10, 12, 15, 20, 50] as const;
 export const DEFAULT_PAGE_SIZE = 12;
@@ -13,9 +13,9 @@ export function toPageSize(value: unknown): number {
 }
 
 export function readPageSize(): number {
-  return toPageSize(readSettingCookie(PAGE_SIZE_COOKIE));
+  return toPageSize(Cookies.get(PAGE_SIZE_COOKIE));
 }
 
 export function savePageSize(size: number): void {
-  saveSettingCookie(PAGE_SIZE_COOKIE, String(toPageSize(size)));
+  Cookies.set(PAGE_SIZE_COOKIE, String(toPageSize(size)), { expires: 365, path: '/', sameSite: 'lax' });
 }

@@ -15,7 +15,6 @@ import {
 import { auditLogResource } from '../../../schemas/auditLog';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
 import { fieldTitle } from '../../components/schemaFields';
-import { PageTitle } from '../../layout/PageTitle';
 import { ZhPagination } from '../../components/ZhPagination';
 import { dayjs, formatDate } from '../../i18n/dayjs';
 import { AuditDetails, TIME_FORMAT, type AuditEntryRecord } from './AuditDetails';
@@ -37,14 +36,18 @@ const ACTION_COLORS: Record<string, 'success' | 'primary' | 'error' | 'default'>
 const dayStart = (value: string) => (value ? dayjs(value).startOf('day').toISOString() : '');
 const dayEnd = (value: string) => (value ? dayjs(value).endOf('day').toISOString() : '');
 
-/** 操作人: the members as choices (administrators may list them); entries keep the name anyway. */
+/**
+ * 操作人: the members as choices (administrators may list them); entries keep the name anyway.
+ * The select shows at once, with 全部 only until the members arrive: its loading placeholder is
+ * shorter, and the list below moved down when it was replaced.
+ */
 function MemberFilter({ source, label }: { source: string; label: string; alwaysOn?: boolean }) {
-  const { data = [], isPending } = useGetList('member', {
+  const { data = [] } = useGetList('member', {
     pagination: { page: 1, perPage: 1000 },
     filter: { All: 1 },
   });
   const choices = data.map((m) => ({ id: String(m.AuCode), name: `${String(m.AuName)} (${String(m.UserName)})` }));
-  return <SelectInput source={source} label={label} choices={choices} isPending={isPending} emptyText="全部" sx={{ minWidth: 180 }} />;
+  return <SelectInput source={source} label={label} choices={choices} emptyText="全部" sx={{ minWidth: 180 }} />;
 }
 
 const filters = [
@@ -99,10 +102,9 @@ export default function AuditLogList() {
   const [shown, setShown] = useState<Entry | null>(null);
   return (
     <>
-      <PageTitle title="操作日志" />
       <List
         resource={auditLogResource.resource}
-        title={false}
+        title="操作日志"
         perPage={auditLogResource.pageSize}
         filters={filters}
         actions={false}
@@ -112,7 +114,7 @@ export default function AuditLogList() {
         exporter={false}
         disableSyncWithLocation
         storeKey={false}
-        disableAuthentication // the session is checked once, by the SignedIn route of App.tsx (see SchemaList)
+        disableAuthentication // the session is checked once, by Admin (see SchemaList)
       >
         <Table onShow={setShown} />
       </List>

@@ -4,26 +4,34 @@ import { Box, Tab, Tabs } from '@mui/material';
 import { Button } from 'react-admin';
 import { RowButton } from '../../components/RowButton';
 import { Link, useLocation, useNavigate, useParams, useSearchParams } from 'react-router-dom';
+import { ARTICLE_TYPES } from '../../../schemas/standardArticle';
 import { classifyResource, ROOT_CODE, tykjClassifyResource } from '../../../schemas/standardClassify';
 import { useAccess } from '../../access/useMember';
 import { SchemaList } from '../../components/SchemaList';
-import { ARTICLE_TYPES, PATHS, toPageType } from '../../navigation';
 import { lazyPart, usePreloadWhenIdle } from '../../components/lazyPart';
+import { pathOf } from '../../navigation';
+import { toPageType } from '../../util/pageType';
 
 /** The dialog's inputs (uploads among them): fetched with the dialog, not with the list. */
 const ClassifyInputs = lazyPart(() => import('./ClassifyInputs').then((m) => m.ClassifyInputs));
 
 export type ClassifyService = 'article' | 'tykj';
 
+/** This file, as the descriptors name it (`component`). */
+const SCREEN = 'classify/ClassifyManage';
+
 /** Tabs switching between the catalogues' classifications and the unified answers' ones. */
 function TypeTabs({ service, type }: { service: ClassifyService; type: number }) {
   const current = service === 'tykj' ? 'tykj' : String(type);
+  // This screen on its two declared paths: the catalogues' (type in the path) and the answers'.
+  const articlePath = pathOf(SCREEN, { service: 'article' });
+  const tykjPath = pathOf(SCREEN, { service: 'tykj' });
   return (
     <Tabs value={current} variant="scrollable" aria-label="分类类型" sx={{ borderBottom: 1, borderColor: 'divider' }}>
       {ARTICLE_TYPES.map((label, i) => (
-        <Tab key={label} label={label} value={String(i)} component={Link} to={`${PATHS.articleClassify}/${i}`} />
+        <Tab key={label} label={label} value={String(i)} component={Link} to={`${articlePath}/${i}`} />
       ))}
-      <Tab label="统一口径" value="tykj" component={Link} to={`${PATHS.tykjClassify}?type=0`} />
+      <Tab label="统一口径" value="tykj" component={Link} to={`${tykjPath}?type=0`} />
     </Tabs>
   );
 }

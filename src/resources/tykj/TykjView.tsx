@@ -1,7 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Alert, Box, Divider, List, ListItem, ListItemButton, ListItemText, Paper, Tab, Tabs, Typography } from '@mui/material';
-import { ListBase, useGetOne, useListContext, type RaRecord } from 'react-admin';
-import { PageTitle } from '../../layout/PageTitle';
+import { ListBase, Title, useGetOne, useListContext, type RaRecord } from 'react-admin';
 import { useSearchParams } from 'react-router-dom';
 import { tykjArticleResource } from '../../../schemas/standardArticle';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
@@ -10,20 +9,19 @@ import { LazyRichTextView as RichTextView, preloadRichTextView } from '../../com
 import { pathTo } from '../../components/tree/buildTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
 import { ZhPagination } from '../../components/ZhPagination';
-import { toPageType } from '../../navigation';
+import { toPageType } from '../../util/pageType';
 import { PANE_HEIGHT, SELECTED_TAB_SX } from '../article/layout';
 import { TYKJ_SEARCH_CHOICES } from '../article/articleRules';
 import { SearchBar, type AppliedSearch } from '../article/SearchBar';
 
 type Row = RaRecord & Record<string, unknown>;
 
-// The first article's answer shows at once (in the server's render too): its rich text with it.
+// The first article's answer shows at once: its rich text's code downloads with the screen's.
 preloadRichTextView();
 
 /**
  * The article shown: the one chosen, while it is on the page, else the page's first. Derived while
- * rendering rather than chosen in an effect, so that the server's render shows it too (effects do
- * not run there): it is what a visitor looks at first.
+ * rendering rather than chosen in an effect: it shows with the list, in the same pass.
  */
 function useShownArticle(chosen: Row | null): Row | null {
   const { data } = useListContext<Row>();
@@ -88,6 +86,7 @@ function Tykj({ type }: { type: number }) {
   const [params, setParams] = useSearchParams();
   const { tree, isPending, error } = useCategoryTree('tykjClassify', type);
   const [search, setSearch] = useState<AppliedSearch | null>(null);
+  const reset = useCallback(() => setSearch(null), [setSearch]);
   // The article the member clicked; until then (and once it leaves the page) the page's first.
   const [chosen, setChosen] = useState<Row | null>(null);
 
@@ -114,7 +113,7 @@ function Tykj({ type }: { type: number }) {
   return (
     <Box sx={{ mt: 1, height: PANE_HEIGHT, minHeight: 480, display: 'flex', flexDirection: 'column' }}>
       <Paper variant="outlined" sx={{ p: 1.5, mb: 1, flexShrink: 0 }}>
-        <SearchBar choices={TYKJ_SEARCH_CHOICES} onSearch={setSearch} onReset={() => setSearch(null)} />
+        <SearchBar choices={TYKJ_SEARCH_CHOICES} onSearch={setSearch} onReset={reset} />
       </Paper>
       {error ? (
         <Alert severity="error">分类加载失败</Alert>
@@ -142,7 +141,7 @@ function Tykj({ type }: { type: number }) {
             perPage={tykjArticleResource.pageSize}
             disableSyncWithLocation
             storeKey={false}
-            disableAuthentication // the session is checked once, by the SignedIn route of App.tsx (see SchemaList)
+            disableAuthentication // the session is checked once, by Admin (see SchemaList)
           >
             <Box sx={{ display: 'flex', gap: 2, flex: 1, minHeight: 0 }}>
               <Paper variant="outlined" sx={{ width: 320, flexShrink: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
@@ -168,7 +167,7 @@ export default function TykjView() {
   const type = toPageType(params.get('type'));
   return (
     <>
-      <PageTitle title="统一口径" />
+      <Title title="统一口径" />
       <Tykj key={type} type={type} />
     </>
   );

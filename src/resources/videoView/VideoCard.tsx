@@ -12,14 +12,14 @@ import { HandoutDialog } from '../../components/video/HandoutDialog';
 import { PlaybackDialog } from '../../components/video/PlaybackDialog';
 import { VideoCover } from '../../components/video/VideoCover';
 import { formatDate } from '../../i18n/dayjs';
-import { PATHS } from '../../navigation';
+import { pathOf } from '../../navigation';
 
 export type VideoRecord = Video & RaRecord;
 
 /** The 视频详情 route of a video. */
 export function detailsPath(video: Pick<Video, 'Id' | 'VdtCode'>): string {
   const query = new URLSearchParams({ Id: String(video.Id ?? ''), VdtCode: video.VdtCode });
-  return `${PATHS.videoDetails}?${query.toString()}`;
+  return `${pathOf('videoView/VideoDetails')}?${query.toString()}`;
 }
 
 /**
@@ -30,6 +30,10 @@ export function VideoCard({ video }: { video: VideoRecord }) {
   const files = parseFileList(video.VdEnclosure);
   const [handoutsOpen, setHandoutsOpen] = useState(false);
   const [playing, setPlaying] = useState(false);
+  // The dialogs mount once first opened (and stay, so that they close with their animation): a
+  // page of cards, each with two closed dialogs, rendered a few hundred components more on 下一页.
+  const [handoutsUsed, setHandoutsUsed] = useState(false);
+  const [playerUsed, setPlayerUsed] = useState(false);
   return (
     <Card variant="outlined" sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
       <CardActionArea component={Link} to={detailsPath(video)} sx={{ flex: 1, display: 'flex', flexDirection: 'column', alignItems: 'stretch', justifyContent: 'flex-start' }}>
@@ -62,18 +66,33 @@ export function VideoCard({ video }: { video: VideoRecord }) {
           </Box>
         </Box>
         <Box sx={{ display: 'flex' }}>
-          <Button size="small" startIcon={<PlayCircleOutlineIcon />} onClick={() => setPlaying(true)} aria-label={`播放 ${video.VdName}`}>
+          <Button
+            size="small"
+            startIcon={<PlayCircleOutlineIcon />}
+            onClick={() => {
+              setPlayerUsed(true);
+              setPlaying(true);
+            }}
+            aria-label={`播放 ${video.VdName}`}
+          >
             播放
           </Button>
           {files.length > 0 && (
-            <Button size="small" startIcon={<AttachFileIcon />} onClick={() => setHandoutsOpen(true)}>
+            <Button
+              size="small"
+              startIcon={<AttachFileIcon />}
+              onClick={() => {
+                setHandoutsUsed(true);
+                setHandoutsOpen(true);
+              }}
+            >
               讲义
             </Button>
           )}
         </Box>
       </CardActions>
-      <PlaybackDialog open={playing} onClose={() => setPlaying(false)} src={video.VdUrl} title={video.VdName} />
-      {files.length > 0 && <HandoutDialog files={files} open={handoutsOpen} onClose={() => setHandoutsOpen(false)} />}
+      {playerUsed && <PlaybackDialog open={playing} onClose={() => setPlaying(false)} src={video.VdUrl} title={video.VdName} />}
+      {handoutsUsed && files.length > 0 && <HandoutDialog files={files} open={handoutsOpen} onClose={() => setHandoutsOpen(false)} />}
     </Card>
   );
 }

@@ -18,8 +18,7 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { useDataProvider, useNotify } from 'react-admin';
-import { PageTitle } from '../../layout/PageTitle';
+import { Title, useDataProvider, useNotify } from 'react-admin';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { parseFileList } from '../../../schemas/fileList';
 import { posterUrlOf } from '../../../schemas/poster';
@@ -28,7 +27,7 @@ import { ListEmpty, ListLoading } from '../../components/ListStates';
 import { HandoutDialog } from '../../components/video/HandoutDialog';
 import type { LegacyDataProvider } from '../../dataProvider/index';
 import { formatDate } from '../../i18n/dayjs';
-import { PATHS } from '../../navigation';
+import { pathOf } from '../../navigation';
 import { CommentDialog } from './CommentDialog';
 import { CommentList } from './CommentList';
 import { useVideoDetails } from './useVideoDetails';
@@ -68,7 +67,7 @@ export default function VideoDetails() {
   // One step back (the list it came from, with its tab); a deep link has none: go to the list.
   const back = () => {
     if (location.key !== 'default') navigate(-1);
-    else navigate(`${PATHS.videoView}${vdtCode ? `?VdtCode=${encodeURIComponent(vdtCode)}` : ''}`, { replace: true });
+    else navigate(`${pathOf('videoView/VideoViewList')}${vdtCode ? `?VdtCode=${encodeURIComponent(vdtCode)}` : ''}`, { replace: true });
   };
 
   const like = async () => {
@@ -94,7 +93,7 @@ export default function VideoDetails() {
 
   return (
     <Box sx={{ pb: 2 }}>
-      <PageTitle title="视频详情" />
+      <Title title="视频详情" />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 1 }}>
         <Tooltip title="返回">
           <IconButton aria-label="返回" onClick={back}>

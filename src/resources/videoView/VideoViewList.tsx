@@ -1,6 +1,5 @@
 import { Box } from '@mui/material';
-import { ListBase, useListContext } from 'react-admin';
-import { PageTitle } from '../../layout/PageTitle';
+import { ListBase, Title, useListContext } from 'react-admin';
 import { videoResource } from '../../../schemas/video';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
 import { CategoryTabs } from '../../components/video/CategoryTabs';
@@ -38,7 +37,7 @@ function Grid() {
 export default function VideoViewList() {
   return (
     <Box sx={{ pb: 2 }}>
-      <PageTitle title="在线视频" />
+      <Title title="在线视频" />
       <CategoryTabs>
         {(vdtCode) => (
           <ListBase
@@ -48,7 +47,7 @@ export default function VideoViewList() {
             perPage={videoResource.pageSize}
             disableSyncWithLocation
             storeKey={false}
-            disableAuthentication // the session is checked once, by the SignedIn route of App.tsx (see SchemaList)
+            disableAuthentication // the session is checked once, by Admin (see SchemaList)
           >
             <Grid />
             <ZhPagination />

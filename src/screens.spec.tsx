@@ -1,8 +1,26 @@
 // @vitest-environment jsdom
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fakeMember, renderWithAdmin } from '../../test/renderWithAdmin';
-import VideoTypeList from './VideoTypeList';
+import { SCREENS } from '../schemas/index';
+import { SCREEN_FILES, screenElement, screenFile } from './screens';
+import { fakeMember, renderWithAdmin } from './test/renderWithAdmin';
+
+describe('declared screens', () => {
+  it('name files under src/resources/ that exist, each with a component as its default export', async () => {
+    const special = SCREENS.filter((s) => s.component);
+    expect(special.length).toBeGreaterThan(0);
+    expect(special.map((s) => s.component).filter((c) => !SCREEN_FILES[screenFile(c!)])).toEqual([]);
+    for (const s of special) expect(typeof (await SCREEN_FILES[screenFile(s.component!)]!()), s.component).toBe('function');
+  });
+
+  it('give every screen without one a resource to generate its list from', () => {
+    for (const s of SCREENS.filter((x) => !x.component)) expect(() => screenElement(s), s.path).not.toThrow();
+  });
+});
+
+/** The generated screen of a resource without a special one: its list, title and dialog. */
+const generated = SCREENS.find((s) => !s.component && s.resource === 'videoType')!;
+const VideoTypeList = () => screenElement(generated);
 
 const rows = [
   { id: 1, Id: 1, VdtCode: 'a', VdtName: '造价业务培训', VdtSort: 1 },
@@ -15,7 +33,7 @@ function listProvider() {
 
 afterEach(cleanup);
 
-describe('视频分类 list', () => {
+describe('a generated screen (视频分类)', () => {
   it('shows its rows, the total, and 添加 for a member holding code 1', async () => {
     const dataProvider = listProvider();
     renderWithAdmin(<VideoTypeList />, {

@@ -1,0 +1,124 @@
+// The migrations on the API pass's database: PostgreSQL when TEST_DATABASE_URL is set (the second
+// pass of scripts/test.sh), else SQLite. A database migrated from scratch has what the descriptors
+// need (else `npm run db:generate` is due), and a generated migration, run after the existing ones,
+// creates a new entity's table and indexes, and adds fields to a table with rows keeping its data.
+import { randomBytes } from 'node:crypto';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import { afterEach, describe, expect, it } from 'vitest';
+import { RESOURCES } from '../../schemas/index';
+import { runMigrations, type DialectName } from '../../server/src/db/database';
+import { MIGRATIONS } from '../../server/src/db/migrations/index';
+import { rebuildCounts } from '../../server/src/db/rowCounts';
+import { describeDiff, diffSchema, introspect } from '../../server/src/db/schemaDiff';
+import { generatedMigration, videoWithLevel, withNotice, withVideoLevel } from '../helpers/schemaFixtures';
+
+const pgUrl = process.env.TEST_DATABASE_URL;
+const dialect: DialectName = pgUrl ? 'postgres' : 'sqlite';
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw tables
+type RawDb = Kysely<any>;
+
+const cleanups: (() => unknown)[] = [];
+afterEach(async () => {
+  // Last opened, first closed: a pool before its database is dropped.
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+/** A statement on the cluster's administrative database. */
+async function onCluster(adminUrl: string, statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: adminUrl });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** An empty database of the pass's dialect (on PostgreSQL, a database of its own; the app is not needed). */
+async function emptyDatabase(): Promise<RawDb> {
+  let db: RawDb;
+  if (pgUrl) {
+    const name = `m_${randomBytes(6).toString('hex')}`;
+    await onCluster(pgUrl, `create database ${name}`);
+    cleanups.push(() => onCluster(pgUrl, `drop database if exists ${name} with (force)`));
+    const url = new URL(pgUrl);
+    url.pathname = `/${name}`;
+    db = new Kysely({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: url.toString(), max: 2 }) }) });
+  } else {
+    db = new Kysely({ dialect: new SqliteDialect({ database: new SQLite(':memory:') }) });
+  }
+  cleanups.push(() => db.destroy());
+  return db;
+}
+
+describe(`migrations on ${dialect}`, () => {
+  it('a database migrated from scratch has what every descriptor needs', async () => {
+    const db = await emptyDatabase();
+    await runMigrations(db, dialect, MIGRATIONS);
+    const diff = diffSchema(RESOURCES, await introspect(db, dialect));
+    expect(describeDiff(diff), 'schemas and migrations disagree: run `npm run db:generate`').toEqual([]);
+  });
+
+  it("a generated migration creates a new entity's table, columns and indexes, after which nothing differs", async () => {
+    const generated = await generatedMigration(withNotice, 'fixture_notice');
+    cleanups.push(generated.cleanup);
+    const db = await emptyDatabase();
+    await runMigrations(db, dialect, generated.all);
+    const shape = await introspect(db, dialect);
+    expect(describeDiff(diffSchema(withNotice, shape))).toEqual([]);
+    const notice = shape.get('FIXTURE_NOTICE')!;
+    expect([...notice.columns.keys()].sort()).toEqual(
+      ['ID', 'IS_PINNED', 'NT_BODY', 'NT_CATEGORY', 'NT_CODE', 'NT_DATE', 'NT_SCORE', 'NT_SORT', 'NT_TITLE'],
+    );
+    expect(notice.primaryKey).toEqual(['ID']);
+    expect(notice.indexes.find((i) => i.name === 'FIXTURE_NOTICE_NT_CATEGORY_ORDER')?.columns).toEqual([
+      { name: 'NT_CATEGORY', desc: false },
+      { name: 'IS_PINNED', desc: true },
+      { name: 'NT_SORT', desc: false },
+      { name: 'ID', desc: false },
+    ]);
+
+    await db.insertInto('FIXTURE_NOTICE').values({ NT_CODE: 'n1', NT_TITLE: '公告' }).execute();
+    await db.insertInto('FIXTURE_NOTICE').values({ NT_CODE: 'n2', NT_TITLE: '公告二', NT_SCORE: 4.5 }).execute();
+    expect(await db.selectFrom('FIXTURE_NOTICE').selectAll().orderBy('ID').execute()).toEqual([
+      { ID: 1, NT_CODE: 'n1', NT_TITLE: '公告', NT_BODY: '', NT_DATE: '', NT_CATEGORY: 'general', IS_PINNED: 0, NT_SORT: 0, NT_SCORE: null },
+      { ID: 2, NT_CODE: 'n2', NT_TITLE: '公告二', NT_BODY: '', NT_DATE: '', NT_CATEGORY: 'general', IS_PINNED: 0, NT_SORT: 0, NT_SCORE: 4.5 },
+    ]);
+    await expect(db.insertInto('FIXTURE_NOTICE').values({ NT_CODE: 'n1', NT_TITLE: '重复' }).execute()).rejects.toThrow(/unique/i);
+    // Again: nothing changes.
+    await generated.module.up(db, dialect);
+    expect(await db.selectFrom('FIXTURE_NOTICE').select('NT_CODE').orderBy('ID').execute()).toEqual([{ NT_CODE: 'n1' }, { NT_CODE: 'n2' }]);
+  });
+
+  it('a generated migration adds fields and a filter to a table with rows, keeping every row as it was', async () => {
+    const db = await emptyDatabase();
+    await runMigrations(db, dialect, MIGRATIONS);
+    await db.insertInto('VIDEO_TYPE').values({ VDT_CODE: 't1', VDT_NAME: '一' }).execute();
+    await db.insertInto('VIDEO_TYPE').values({ VDT_CODE: 't2', VDT_NAME: '二' }).execute();
+    await db.insertInto('VIDEO').values({ VD_CODE: 'v1', VDT_CODE: 't1', VD_NAME: '甲', VD_TIME: '2025-01-01', IS_TOP: 1, VD_NUM: 7 }).execute();
+    await db.insertInto('VIDEO').values({ VD_CODE: 'v2', VDT_CODE: 't1', VD_NAME: '乙', VD_URL: '/files/v/a.mp4' }).execute();
+    await db.insertInto('VIDEO').values({ VD_CODE: 'v3', VDT_CODE: 't2', VD_NAME: '丙', VD_ENCLOSURE: '[{"name":"x"}]' }).execute();
+    await rebuildCounts(db, RESOURCES.find((d) => d.resource === 'video')!);
+    const before = await db.selectFrom('VIDEO').selectAll().orderBy('ID').execute();
+
+    const generated = await generatedMigration(withVideoLevel, 'video_level');
+    cleanups.push(generated.cleanup);
+    await runMigrations(db, dialect, generated.all);
+    expect(await db.selectFrom('VIDEO').selectAll().orderBy('ID').execute()).toEqual(
+      before.map((row) => ({ ...row, VD_LEVEL: 1, VD_SUBTITLE: "无'", VD_RATING: null })),
+    );
+    expect(describeDiff(diffSchema(withVideoLevel, await introspect(db, dialect)))).toEqual([]);
+
+    const counts = async () =>
+      (await db.selectFrom('ROW_COUNT').select(['FILTER_KEY', 'ROW_COUNT']).where('TABLE_NAME', '=', 'VIDEO').orderBy('FILTER_KEY').execute()).map(
+        (r) => [r.FILTER_KEY, Number(r.ROW_COUNT)],
+      );
+    const migrated = await counts();
+    expect(migrated).toContainEqual(['VDT_CODE=t1|VD_LEVEL=1', 2]);
+    await rebuildCounts(db, videoWithLevel);
+    expect(migrated).toEqual(await counts());
+  });
+});
