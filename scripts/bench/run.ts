@@ -26,13 +26,14 @@ import type { Database } from '../../server/src/db/tables';
 import { parseOrderName } from '../../server/src/db/orderName';
 import { findRow, incrementCounter, listRows } from '../../server/src/db/repository';
 import { MAX_ALL_ROWS } from '../../server/src/routes/requestSchemas';
+import { usableCpus } from '../../server/src/cpus';
 import { rssMb, startServerProcess, workerPids } from '../../tests/helpers/serverProcess';
 import { generate, generatePostgres, SIZES } from './generate';
 import { benchUpload, printUploadFigures, type UploadFigure } from './upload';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 /** Workers of the cluster run: one per core, as `npm start` (BENCH_WORKERS to choose). */
-const CLUSTER_WORKERS = Number(process.env.BENCH_WORKERS ?? os.availableParallelism());
+const CLUSTER_WORKERS = Number(process.env.BENCH_WORKERS ?? usableCpus());
 /** The calls measured on one process and on the cluster, side by side. */
 const COMPARED = ['videos, first page', 'like counter'];
 const PASSWORD = 'bench-password';
@@ -312,7 +313,7 @@ function workersSideBySide(figures: Figure[], clusterFigures: ClusterFigure[]): 
 /** The side-by-side table of one process and one worker per core (all.ts sums it up again from latest.json). */
 function printWorkers(rows: WorkersRow[]) {
   if (rows.length === 0) {
-    console.log(`\nWorkers: not compared (${os.availableParallelism()} core; BENCH_WORKERS=2 or more to measure a cluster)`);
+    console.log(`\nWorkers: not compared (${usableCpus()} core; BENCH_WORKERS=2 or more to measure a cluster)`);
     return;
   }
   const n = rows[0]!.cluster.workers;

@@ -1,6 +1,6 @@
 // Start-up variables (environment), read once and validated, so a typo fails at start, not at first use.
-import os from 'node:os';
 import path from 'node:path';
+import { usableCpus } from './cpus';
 import { parseAllowedHosts, parseAllowedOrigins } from './plugins/security';
 import { partSizeFromEnv } from './storage/multipart';
 
@@ -175,8 +175,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
     bodyTimeoutMs: wholeNumber('BODY_TIMEOUT', env.BODY_TIMEOUT, 30, 1, 3600) * 1000,
     uploadMinRate: wholeNumber('UPLOAD_MIN_RATE', env.UPLOAD_MIN_RATE, 32 * 1024, 1, 1024 * 1024 * 1024),
-    // Node runs JavaScript on one core per process: one process per core the system lets us use.
-    workers: wholeNumber('WORKERS', env.WORKERS, os.availableParallelism(), 1, MAX_WORKERS),
+    // Node runs JavaScript on one core per process: one process per core the system lets us use
+    // (a container's CPU quota included).
+    workers: wholeNumber('WORKERS', env.WORKERS, usableCpus(), 1, MAX_WORKERS),
     startupWork: true,
     housekeeping: true,
   };
