@@ -169,6 +169,11 @@ export interface ResourceDescriptor<S extends ObjectSchema = ObjectSchema> {
   readonly handWritten?: readonly CallKind[];
   /** Fields holding stored files, and the kind each must be. */
   readonly files?: Readonly<Record<string, FileKind>>;
+  /**
+   * Free-text fields where staff may paste the address of a stored file (an article's 上传地址):
+   * a file linked there is kept as long as the record is (server/src/files/lifecycle.ts).
+   */
+  readonly links?: readonly string[];
   /** Fields pointing at other records. */
   readonly references?: readonly Reference[];
   /** Fields set at creation and never changed afterwards (the server drops them from updates). */

@@ -13,6 +13,30 @@ export const FILE_URL_PATTERN = '^(https?://[^\\s<>"]+|/files/(?!(?:.*/)?\\.\\.?
 
 export const OPTIONAL_FILE_URL_PATTERN = '^(|https?://[^\\s<>"]+|/files/(?!(?:.*/)?\\.\\.?(?:/|$))[A-Za-z0-9._/-]+)$';
 
+/** Our keywords beside JSON Schema's (see the top of this file). */
+export const SCHEMA_KEYWORDS = ['requiredMessage', 'formatMinimum', 'formatMaximum'] as const;
+
+/** The wording of a broken rule, the same in the dialog and in the server's field errors (docs/api.md). */
+export const FIELD_MESSAGES = {
+  required: '必填',
+  minLength: (n: number) => `至少${n}个字符`,
+  maxLength: (n: number) => `不能超过${n}个字符`,
+  minimum: (n: number) => `不能小于${n}`,
+  maximum: (n: number) => `不能大于${n}`,
+  earliest: (day: string) => `不能早于${day}`,
+  latest: (day: string) => `不能晚于${day}`,
+  date: '日期格式应为YYYY-MM-DD',
+  link: '请输入以 http:// 或 https:// 开头的链接',
+} as const;
+
+/** Sort numbers: never negative, and five digits are room for any list of the product. */
+export const SORT_MINIMUM = 0;
+export const SORT_MAXIMUM = 99999;
+
+/** Dates (a video's, an article's publication) fall in this century. */
+export const DATE_MINIMUM = '2000-01-01';
+export const DATE_MAXIMUM = '2099-12-31';
+
 export const idField = { type: 'integer', title: 'ID', readOnly: true } as const;
 
 export const codeField = (title: string) => ({ type: 'string', title, maxLength: 64, readOnly: true }) as const;
@@ -21,11 +45,16 @@ export const flagField = (title: string, defaultValue: 0 | 1 = 0) =>
   ({ type: 'integer', title, enum: [0, 1], default: defaultValue }) as const;
 
 export const sortField = (title: string) =>
-  ({ type: 'integer', title, minimum: -1000000000, maximum: 1000000000, default: 0 }) as const;
+  ({ type: 'integer', title, minimum: SORT_MINIMUM, maximum: SORT_MAXIMUM, default: 0 }) as const;
 
 export const counterField = (title: string) => ({ type: 'integer', title, minimum: 0, readOnly: true }) as const;
 
-export const dateField = (title: string) => ({ type: 'string', title, format: 'date' }) as const;
+/**
+ * A day, 'YYYY-MM-DD'. Its range is `formatMinimum` / `formatMaximum` (DATE_MINIMUM..DATE_MAXIMUM):
+ * the server refuses days outside it, the dialog's validator and date picker read the same keywords.
+ */
+export const dateField = (title: string) =>
+  ({ type: 'string', title, format: 'date', formatMinimum: DATE_MINIMUM, formatMaximum: DATE_MAXIMUM }) as const;
 
 export const timestampField = (title: string) => ({ type: 'string', title, readOnly: true }) as const;
 
@@ -59,3 +88,7 @@ export const optionalFileUrlField = (title: string) =>
 
 export const fileUrlField = (title: string) =>
   ({ type: 'string', title, maxLength: 1000, pattern: FILE_URL_PATTERN }) as const;
+
+/** A field whose message when it is required and left out or blank is its own (`requiredMessage`), not 必填. */
+export const withRequiredMessage = <const F extends object, const M extends string>(field: F, requiredMessage: M) =>
+  ({ ...field, requiredMessage }) as const;

@@ -160,7 +160,7 @@ export function declarationProblems(resources: readonly ResourceDescriptor[] = R
         orders.add(m.order);
       }
     }
-    for (const f of [...Object.keys(d.files ?? {}), ...(d.fixedFields ?? []), ...Object.keys(d.createDefaults ?? {})]) {
+    for (const f of [...Object.keys(d.files ?? {}), ...(d.links ?? []), ...(d.fixedFields ?? []), ...Object.keys(d.createDefaults ?? {})]) {
       if (!(f in fields)) problems.push(`${d.resource}: ${f} is not a field`);
     }
     if (d.ownership && !(d.ownership.field in fields)) problems.push(`${d.resource}: owner field ${d.ownership.field} is not a field`);

@@ -54,6 +54,7 @@ const shared = {
   pageSize: 15,
   dialog: { width: 900, title: '文章目录详情' },
   files: { SaPdfUrl: 'handout' },
+  links: ['SaUploadUrl'],
   createDefaults: { PublishTime: 'today' },
   audit: { nameField: 'SaName' },
 } as const;

@@ -11,6 +11,7 @@ import {
   sortField,
   textField,
   timestampField,
+  withRequiredMessage,
 } from './fields';
 import type { JSONSchema } from 'json-schema-to-ts';
 
@@ -25,7 +26,7 @@ export const videoSchema = {
     VdPer: textField('视频主讲人', 50),
     VdNum: counterField('点击量'),
     VdTime: dateField('视频时间'),
-    VdUrl: fileUrlField('视频'),
+    VdUrl: withRequiredMessage(fileUrlField('视频'), '请上传视频!'),
     VdSort: sortField('排序'),
     VdEnclosure: fileListField('讲义'),
     VdFabulous: counterField('点赞数'),

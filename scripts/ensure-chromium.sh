@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Prints the path of the Chromium the browser tests drive (Debian's `chromium` package).
-# CHROMIUM_PATH, when set, names another binary. When /usr/bin/chromium is missing and we are root
-# with apt-get, Debian's package is installed quietly; otherwise the script says what to install
-# and exits non-zero.
+# Prints the path of the Chromium the browser tests drive (Debian's `chromium` package), once a
+# Chinese font is installed too (Debian's `fonts-noto-cjk`): without one, every Chinese character
+# is drawn as a box, so screenshots and accessibility checks would not read the real text.
+# CHROMIUM_PATH, when set, names another binary. What is missing is installed quietly when we are
+# root with apt-get; otherwise the script says what to install (a missing Chromium exits non-zero,
+# a missing font only warns: the font test then fails and says why).
 set -euo pipefail
 
 path="${CHROMIUM_PATH:-/usr/bin/chromium}"
@@ -11,7 +13,40 @@ usable() {
   [ -x "$1" ] && "$1" --version >/dev/null 2>&1
 }
 
+can_apt() {
+  [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1
+}
+
+apt_updated=0
+apt_install() {
+  export DEBIAN_FRONTEND=noninteractive
+  if [ "$apt_updated" = 0 ]; then
+    apt-get update -qq >/dev/null || return 1
+    apt_updated=1
+  fi
+  apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+}
+
+has_chinese_font() {
+  command -v fc-list >/dev/null 2>&1 && [ -n "$(fc-list :lang=zh family 2>/dev/null)" ]
+}
+
+ensure_chinese_font() {
+  has_chinese_font && return 0
+  if can_apt; then
+    echo "ensure-chromium: no Chinese font found; installing Debian's fonts-noto-cjk package…" >&2
+    if apt_install fonts-noto-cjk && has_chinese_font; then
+      return 0
+    fi
+    echo "ensure-chromium: installing fonts-noto-cjk with apt-get failed; run \`apt-get install fonts-noto-cjk\` and read its errors." >&2
+    return 0
+  fi
+  echo "ensure-chromium: no Chinese font is installed (\`fc-list :lang=zh\` lists none): Chinese text is drawn as boxes." >&2
+  echo "Install Debian's package as root: \`apt-get install fonts-noto-cjk\`" >&2
+}
+
 if usable "$path"; then
+  ensure_chinese_font
   echo "$path"
   exit 0
 fi
@@ -22,11 +57,11 @@ if [ -n "${CHROMIUM_PATH:-}" ]; then
   exit 1
 fi
 
-if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+if can_apt; then
   echo "ensure-chromium: $path is missing; installing Debian's chromium package…" >&2
-  export DEBIAN_FRONTEND=noninteractive
-  if apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends chromium >/dev/null; then
+  if apt_install chromium; then
     if usable "$path"; then
+      ensure_chinese_font
       echo "$path"
       exit 0
     fi
@@ -36,6 +71,6 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
 fi
 
 echo "ensure-chromium: Chromium not found at $path." >&2
-echo "Install Debian's package as root: \`apt-get install chromium\`" >&2
+echo "Install Debian's packages as root: \`apt-get install chromium fonts-noto-cjk\`" >&2
 echo "(or set CHROMIUM_PATH to an existing Chromium binary)." >&2
 exit 1

@@ -8,6 +8,7 @@ import { i18nProvider } from './i18n/index';
 import { AppLayout } from './layout/AppLayout';
 import { Dashboard } from './layout/Dashboard';
 import { LoginPage } from './layout/LoginPage';
+import { NotFound } from './layout/NotFound';
 import { authProvider, dataProvider, queryClient, store } from './providers';
 import { screenElement } from './screens';
 import { theme } from './theme';
@@ -40,6 +41,7 @@ export function App() {
       loginPage={LoginPage}
       dashboard={Dashboard}
       accessDenied={NoAccess}
+      catchAll={NotFound}
       // Not requireAuth: the layout then renders at once, while the session is asked for, rather
       // than after it. Every screen waits for the member (RequireModule), and a refused session
       // (401) logs out to the login page (authProvider.checkError), as the server checks every call.

@@ -1,7 +1,8 @@
+import fs from 'node:fs';
 import { CircularProgress, LinearProgress, ThemeProvider, createTheme } from '@mui/material';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { LOADING_LABEL, theme } from './theme';
+import { FONT_FAMILY, LOADING_LABEL, theme } from './theme';
 
 function markup(node: React.ReactNode): string {
   return renderToStaticMarkup(<ThemeProvider theme={createTheme(theme)}>{node}</ThemeProvider>);
@@ -17,5 +18,11 @@ describe('theme', () => {
     const html = markup(<LinearProgress variant="determinate" value={40} aria-label="上传进度" />);
     expect(html).toContain('aria-label="上传进度"');
     expect(html).not.toContain(LOADING_LABEL);
+  });
+
+  it('names the common Chinese system fonts, and the HTML shell uses the same stack', () => {
+    for (const font of ['PingFang SC', 'Microsoft YaHei', 'Noto Sans CJK SC']) expect(FONT_FAMILY).toContain(`"${font}"`);
+    const shell = fs.readFileSync(new URL('../index.html', import.meta.url), 'utf8');
+    expect(shell).toContain(`font-family: ${FONT_FAMILY.replaceAll('"', "'")};`);
   });
 });

@@ -19,6 +19,7 @@ import sessionPlugin from './plugins/session';
 import storagePlugin from './plugins/storage';
 import timeoutsPlugin from './plugins/timeouts';
 import routes from './routes/index';
+import { addRequestKeywords, requestAjvOptions } from './routes/requestSchemas';
 
 /** Paths owned by the server; everything else that is a GET is a route of the admin app. */
 const SERVER_PREFIXES = ['/Ajax/', '/Xcx1/', '/Xcx3/', '/files/', '/upload/', '/upload-part/', '/docs'];
@@ -59,7 +60,10 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
         removeAdditional: true,
         useDefaults: false,
         coerceTypes: 'array',
+        // The schemas' own keywords; each error with its schema (requestSchemas.ts).
+        ...requestAjvOptions,
       },
+      onCreate: addRequestKeywords,
     },
   });
 

@@ -1,7 +1,8 @@
-import { Suspense, useSyncExternalStore, type ReactNode } from 'react';
+import { Suspense, useState, useSyncExternalStore, type ReactNode } from 'react';
 import CloseIcon from '@mui/icons-material/Close';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton } from '@mui/material';
 import {
+  Confirm,
   CreateBase,
   EditBase,
   Form,
@@ -12,11 +13,12 @@ import {
   type RaRecord,
 } from 'react-admin';
 import { useFormState } from 'react-hook-form';
+import { useBlocker } from 'react-router-dom';
 import { detailOnlyFields, type ResourceDescriptor } from '../../schemas/descriptor';
 import { ListLoading } from './ListStates';
 import { SUCCESS_MESSAGE } from './messages';
 import { SchemaInputs } from './SchemaInputs';
-import { uploadStore } from './uploadQueue';
+import { leaveQuestion, uploadStore } from './uploadQueue';
 import { editableFields, schemaDefaults } from './schemaFields';
 
 export { SUCCESS_MESSAGE };
@@ -52,6 +54,43 @@ function SubmitButton({ label }: { label: string }) {
 }
 
 /**
+ * Leaving the dialog while one of its files uploads asks first (提示, 确定 / 取消): by 取消 or the
+ * close icon, and by a route change (the browser's back button, a link). 确定 stops the upload
+ * (what storage received is dropped) and leaves; 取消 stays and the upload goes on. Closing or
+ * reloading the page is asked by the browser itself (./uploadQueue).
+ */
+function useLeaveGuard(onClose: () => void) {
+  const [asking, setAsking] = useState(false);
+  // Read when a navigation starts, not at render: an upload may have started since.
+  const blocker = useBlocker(
+    ({ currentLocation, nextLocation }) =>
+      uploadStore.isBusy() && (currentLocation.pathname !== nextLocation.pathname || currentLocation.search !== nextLocation.search),
+  );
+  const blocked = blocker.state === 'blocked';
+  const requestClose = () => (uploadStore.isBusy() ? setAsking(true) : onClose());
+  const confirm = (
+    <Confirm
+      isOpen={asking || blocked}
+      title="提示"
+      content={leaveQuestion(uploadStore.kind())}
+      confirm="确定"
+      cancel="取消"
+      onConfirm={() => {
+        uploadStore.abort();
+        setAsking(false);
+        if (blocked) blocker.proceed();
+        else onClose();
+      }}
+      onClose={() => {
+        setAsking(false);
+        if (blocked) blocker.reset();
+      }}
+    />
+  );
+  return { requestClose, confirm };
+}
+
+/**
  * The form once the record holds every field a list leaves out (detailOnlyFields): a row of the
  * list, or a copy of it in the cache, would open the form with an empty body, and saving it would
  * store that empty body.
@@ -70,13 +109,14 @@ function pickEditable(descriptor: ResourceDescriptor, data: Record<string, unkno
 
 /**
  * The add/edit dialog of a descriptor: its width and title, closed only by 取消 or the close icon
- * (never Escape or a backdrop click). Pessimistic, so that the server's field errors
+ * (never Escape or a backdrop click), after 提示 while a file uploads. Pessimistic, so that the server's field errors
  * come back onto their inputs; on success 操作成功!, close, and reload the list on its page.
  */
 export function DialogForm({ descriptor, record, onClose, inputs, createDefaults, transform, title }: DialogFormProps) {
   const notify = useNotify();
   const refresh = useRefresh();
   const isEdit = record?.id !== undefined && record.id !== null;
+  const { requestClose, confirm } = useLeaveGuard(onClose);
   // Bodies a list leaves out are read with the record's own call before the form opens.
   const detailOnly = detailOnlyFields(descriptor);
   const rowIsRecord = detailOnly.length === 0;
@@ -95,7 +135,7 @@ export function DialogForm({ descriptor, record, onClose, inputs, createDefaults
         <Suspense fallback={<ListLoading />}>{inputs ?? <SchemaInputs descriptor={descriptor} />}</Suspense>
       </DialogContent>
       <DialogActions>
-        <Button onClick={onClose}>取消</Button>
+        <Button onClick={requestClose}>取消</Button>
         <SubmitButton label={isEdit ? '保存' : '添加'} />
       </DialogActions>
     </Form>
@@ -107,7 +147,7 @@ export function DialogForm({ descriptor, record, onClose, inputs, createDefaults
       open
       onClose={(_event, reason) => {
         if (reason === 'backdropClick' || reason === 'escapeKeyDown') return;
-        onClose();
+        requestClose();
       }}
       disableEscapeKeyDown
       maxWidth={false}
@@ -116,7 +156,7 @@ export function DialogForm({ descriptor, record, onClose, inputs, createDefaults
     >
       <DialogTitle id="dialog-form-title" sx={{ pr: 6 }}>
         {dialogTitle}
-        <IconButton aria-label="关闭" onClick={onClose} sx={{ position: 'absolute', right: 8, top: 8 }}>
+        <IconButton aria-label="关闭" onClick={requestClose} sx={{ position: 'absolute', right: 8, top: 8 }}>
           <CloseIcon />
         </IconButton>
       </DialogTitle>
@@ -151,6 +191,7 @@ export function DialogForm({ descriptor, record, onClose, inputs, createDefaults
           {body}
         </CreateBase>
       )}
+      {confirm}
     </Dialog>
   );
 }

@@ -1,11 +1,15 @@
 import { Fragment, lazy, Suspense, type ReactElement, type ReactNode } from 'react';
-import { BooleanInput, DateInput, NumberInput, PasswordInput, TextInput, type Validator } from 'react-admin';
+import { BooleanInput, NumberInput, PasswordInput, TextInput, type Validator } from 'react-admin';
 import type { ResourceDescriptor } from '../../schemas/descriptor';
 import { UploadInput } from './UploadInput';
+import { dayRange, ZhDateInput } from './ZhDateInput';
 import { editableFields, fieldSchema, inputKind, validatorsFor } from './schemaFields';
 
 // TipTap is heavy: only screens with rich text load it.
 const RichTextInput = lazy(() => import('ra-input-rich-text').then((m) => ({ default: m.RichTextInput })));
+
+/** Rich text is an article or an answer: room for several paragraphs from the start. */
+const RICH_TEXT_SX = { '& .ProseMirror': { minHeight: 320 } } as const;
 
 /** Keeps what the user typed ('' included): react-admin's default turns '' into null. */
 const keepText = (value: string) => value;
@@ -32,7 +36,7 @@ export interface SchemaInputProps {
   validate?: Validator[];
 }
 
-/** The input a schema field calls for: text with maxLength, integer, 1/0 switch, http link… */
+/** The input a schema field calls for: text, integer, 1/0 switch, http link…, checked by the schema's validators. */
 export function SchemaInput({ descriptor, field, optional = false, helperText, validate }: SchemaInputProps): ReactElement | null {
   const schema = fieldSchema(descriptor, field);
   const label = schema.title ?? field;
@@ -43,12 +47,9 @@ export function SchemaInput({ descriptor, field, optional = false, helperText, v
       return <FlagInput source={field} label={label} {...(helperText ? { helperText } : {})} />;
     case 'number':
       return (
-        <NumberInput
-          {...common}
-          step={1}
-          {...(schema.minimum !== undefined ? { min: schema.minimum } : {})}
-          {...(schema.maximum !== undefined ? { max: schema.maximum } : {})}
-        />
+        // No min/max/step attributes: the browser would stop the form with its own bubble before
+        // the validators' Chinese messages (不能小于0…) could show.
+        <NumberInput {...common} />
       );
     case 'password':
       return (
@@ -60,21 +61,17 @@ export function SchemaInput({ descriptor, field, optional = false, helperText, v
         />
       );
     case 'date':
-      return <DateInput {...common} />;
+      return <ZhDateInput {...common} {...dayRange(schema)} />;
     case 'link':
       return (
-        <TextInput
-          {...common}
-          parse={keepText}
-          type="url"
-          placeholder="https://"
-          slotProps={{ htmlInput: { maxLength: schema.maxLength } }}
-        />
+        // type="text": type="url" has the browser refuse a link without a scheme in its own words.
+        <TextInput {...common} parse={keepText} placeholder="https://" slotProps={{ htmlInput: { inputMode: 'url' } }} />
       );
     case 'richText':
       return (
         <Suspense fallback={null}>
-          <RichTextInput source={field} label={label} validate={validators} />
+          {/* Opens at an article's height, not one line. */}
+          <RichTextInput source={field} label={label} validate={validators} sx={RICH_TEXT_SX} />
         </Suspense>
       );
     case 'fileList':
@@ -83,13 +80,9 @@ export function SchemaInput({ descriptor, field, optional = false, helperText, v
       // Nested values (member modules) need an input of their own: see the screen.
       return null;
     default:
-      return (
-        <TextInput
-          {...common}
-          parse={keepText}
-          slotProps={{ htmlInput: { maxLength: schema.maxLength } }}
-        />
-      );
+      // No maxLength attribute: the browser would cut a long paste without a word; the validator
+      // says 不能超过n个字符 instead.
+      return <TextInput {...common} parse={keepText} />;
   }
 }
 

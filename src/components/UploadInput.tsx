@@ -21,6 +21,7 @@ import { parseFileList } from '../../schemas/fileList';
 import { FILE_URL_PATTERN } from '../../schemas/fields';
 import type { FileEntry, UploadKind } from '../../schemas/types';
 import type { LegacyDataProvider } from '../dataProvider/index';
+import { useFileName, useRememberFileName } from './fileNames';
 import { BUSY_MESSAGE, formatSize, formatSpeed, uploadFile, uploadStore, type UploadProgress } from './uploadQueue';
 
 const FILE_URL = new RegExp(FILE_URL_PATTERN);
@@ -85,6 +86,9 @@ export function UploadInput({ source, label, kind, accept, multiple = false, tit
   const value: unknown = field.value;
   const files: FileEntry[] = multiple ? parseFileList(value) : [];
   const url = !multiple && typeof value === 'string' ? value : '';
+  // A single file is shown by the name it was uploaded with (the field holds only its URL).
+  const fileName = useFileName(url);
+  const rememberName = useRememberFileName();
 
   const refuseWhenBusy = (event: MouseEvent) => {
     if (uploadStore.isBusy()) {
@@ -104,6 +108,7 @@ export function UploadInput({ source, label, kind, accept, multiple = false, tit
       if (multiple) {
         field.onChange(JSON.stringify([...parseFileList(field.value), { name: result.Title, url: result.FileUrl }]));
       } else {
+        rememberName(result.FileUrl, result.Title);
         field.onChange(result.FileUrl);
         if (titleSource) form.setValue(titleSource, result.Title, { shouldDirty: true });
       }
@@ -127,13 +132,12 @@ export function UploadInput({ source, label, kind, accept, multiple = false, tit
 
       {!multiple && url !== '' && (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1 }}>
-          {kind === 'image' && FILE_URL.test(url) ? (
+          {kind === 'image' && FILE_URL.test(url) && (
             <Box component="img" src={url} alt={label} sx={{ maxWidth: 240, maxHeight: 120, border: 1, borderColor: 'divider', borderRadius: 1 }} />
-          ) : (
-            <Typography variant="body2" sx={{ wordBreak: 'break-all' }}>
-              {url}
-            </Typography>
           )}
+          <Typography variant="body2" sx={{ wordBreak: 'break-all' }}>
+            {fileName}
+          </Typography>
           <IconButton aria-label={`移除${label}`} onClick={() => field.onChange('')} size="small">
             <DeleteIcon fontSize="small" />
           </IconButton>

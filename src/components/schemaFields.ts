@@ -1,8 +1,8 @@
 // Reads what the screens need from an entity's JSON schema: titles, how a column renders, which
 // widget edits a field and its validators. Nothing here restates a field by hand.
-import { maxLength, maxValue, minLength, minValue, number, regex, required, type Validator } from 'react-admin';
+import { number, type Validator } from 'react-admin';
 import type { ListColumn, ResourceDescriptor } from '../../schemas/descriptor';
-import { HTTP_URL_PATTERN } from '../../schemas/fields';
+import { FIELD_MESSAGES, HTTP_URL_PATTERN } from '../../schemas/fields';
 
 export interface FieldSchema {
   type?: string | readonly string[];
@@ -18,6 +18,10 @@ export interface FieldSchema {
   readOnly?: boolean;
   writeOnly?: boolean;
   contentMediaType?: string;
+  /** Our keywords (schemas/fields.ts): a required field's own message, a date's first and last day. */
+  requiredMessage?: string;
+  formatMinimum?: string;
+  formatMaximum?: string;
 }
 
 export function fieldSchema(descriptor: ResourceDescriptor, field: string): FieldSchema {
@@ -68,25 +72,86 @@ export function editableFields(descriptor: ResourceDescriptor): string[] {
     .map(([name]) => name);
 }
 
-export const LINK_MESSAGE = '请输入以 http:// 或 https:// 开头的链接';
+export const LINK_MESSAGE = FIELD_MESSAGES.link;
 
-/** Validators from the schema's keywords; `optional` drops `required` (e.g. a password on edit). */
+/** What a required field says when it is left out or blank: its `requiredMessage`, else 必填. */
+export function requiredMessage(descriptor: ResourceDescriptor, field: string): string {
+  return fieldSchema(descriptor, field).requiredMessage ?? FIELD_MESSAGES.required;
+}
+
+const isUnset = (value: unknown) => value === undefined || value === null || value === '';
+
+/** Text as the server checks it: trimmed (server/src/routes/requestSchemas.ts), unless a password. */
+const asSent = (value: unknown, kind: InputKind) => (typeof value === 'string' && kind !== 'password' ? value.trim() : value);
+
+/** Length as JSON Schema counts it: in characters (code points), not UTF-16 units. */
+const lengthOf = (text: string) => [...text].length;
+
+/** A day as 'YYYY-MM-DD' (a picker may give a Date). */
+function dayOf(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (value instanceof Date && !Number.isNaN(value.getTime())) {
+    const pad = (n: number) => String(n).padStart(2, '0');
+    return `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
+  }
+  return undefined;
+}
+
+/**
+ * Validators from the schema's keywords, with the server's wording (schemas/fields.ts FIELD_MESSAGES),
+ * so a dialog says what is wrong before anything is sent; `optional` drops `required` (e.g. a password
+ * on edit). Text counts as the server will see it: trimmed, so spaces alone are blank.
+ */
 export function validatorsFor(descriptor: ResourceDescriptor, field: string, optional = false): Validator[] {
   const schema = fieldSchema(descriptor, field);
-  const out: Validator[] = [];
-  if (!optional && descriptor.schema.required?.includes(field)) out.push(required());
   const kind = inputKind(schema);
+  const out: Validator[] = [];
+  if (!optional && descriptor.schema.required?.includes(field)) {
+    const message = requiredMessage(descriptor, field);
+    // `isRequired` marks the label as react-admin's own required() does.
+    out.push(Object.assign((value: unknown) => (isUnset(asSent(value, kind)) ? message : undefined), { isRequired: true }));
+  }
   if (kind === 'number') {
     out.push(number());
-    out.push((value: unknown) =>
-      value === null || value === undefined || value === '' || Number.isInteger(Number(value)) ? undefined : '必须为整数',
-    );
-    if (schema.minimum !== undefined) out.push(minValue(schema.minimum));
-    if (schema.maximum !== undefined) out.push(maxValue(schema.maximum));
+    out.push((value: unknown) => (isUnset(value) || Number.isInteger(Number(value)) ? undefined : '必须为整数'));
+    const { minimum, maximum } = schema;
+    if (minimum !== undefined) out.push((value: unknown) => (!isUnset(value) && Number(value) < minimum ? FIELD_MESSAGES.minimum(minimum) : undefined));
+    if (maximum !== undefined) out.push((value: unknown) => (!isUnset(value) && Number(value) > maximum ? FIELD_MESSAGES.maximum(maximum) : undefined));
   } else if (kind !== 'flag' && kind !== 'object') {
-    if (schema.minLength !== undefined && schema.minLength > 1) out.push(minLength(schema.minLength));
-    if (schema.maxLength !== undefined) out.push(maxLength(schema.maxLength));
-    if (kind === 'link') out.push(regex(new RegExp(HTTP_URL_PATTERN), LINK_MESSAGE));
+    const { minLength, maxLength } = schema;
+    const text = (value: unknown) => {
+      const sent = asSent(value, kind);
+      return typeof sent === 'string' && sent !== '' ? sent : undefined;
+    };
+    if (minLength !== undefined && minLength > 1) {
+      out.push((value: unknown) => {
+        const t = text(value);
+        return t !== undefined && lengthOf(t) < minLength ? FIELD_MESSAGES.minLength(minLength) : undefined;
+      });
+    }
+    if (maxLength !== undefined) {
+      out.push((value: unknown) => {
+        const t = text(value);
+        return t !== undefined && lengthOf(t) > maxLength ? FIELD_MESSAGES.maxLength(maxLength) : undefined;
+      });
+    }
+    if (kind === 'link') {
+      const link = new RegExp(HTTP_URL_PATTERN);
+      out.push((value: unknown) => {
+        const t = text(value);
+        return t !== undefined && !link.test(t) ? FIELD_MESSAGES.link : undefined;
+      });
+    }
+    if (kind === 'date') {
+      const { formatMinimum: first, formatMaximum: last } = schema;
+      out.push((value: unknown) => {
+        const day = dayOf(value);
+        if (!day) return undefined;
+        if (first !== undefined && day < first) return FIELD_MESSAGES.earliest(first);
+        if (last !== undefined && day > last) return FIELD_MESSAGES.latest(last);
+        return undefined;
+      });
+    }
   }
   return out;
 }

@@ -1,10 +1,19 @@
 // One upload at a time in the whole app (video and handout uploads block each other):
 // SignUpload through the dataProvider's `call`, then the bytes straight to storage with
-// XMLHttpRequest, whose upload events give the progress that fetch cannot.
+// XMLHttpRequest, whose upload events give the progress that fetch cannot. While an upload runs,
+// closing or reloading the page asks first (the browser's own beforeunload question).
 import type { LegacyDataProvider } from '../dataProvider/index';
 import type { SignedUpload, UploadKind } from '../../schemas/types';
 
 export const BUSY_MESSAGE = '请等待上传完成';
+
+/**
+ * What leaving a form mid-upload does, asked before it happens: the transfer stops and what storage
+ * received is dropped (AbortMultipartUpload for a video; a single upload's partial file never stays).
+ */
+export function leaveQuestion(kind: UploadKind | null): string {
+  return `${kind === 'video' ? '视频' : '文件'}正在上传，关闭后上传将被取消，已上传的部分会被删除。确定关闭吗？`;
+}
 
 export interface UploadProgress {
   fileName: string;
@@ -31,11 +40,22 @@ export class UploadBusyError extends Error {
 type Listener = () => void;
 
 let current: UploadProgress | null = null;
+let currentKind: UploadKind | null = null;
 let abortCurrent: (() => void) | null = null;
 const listeners = new Set<Listener>();
 
-function publish(next: UploadProgress | null) {
+/** The browser's own "leave this page?" question (its text cannot be chosen). */
+function askBeforeUnload(event: BeforeUnloadEvent) {
+  event.preventDefault();
+}
+
+function publish(next: UploadProgress | null, kind: UploadKind | null = currentKind) {
+  if (typeof window !== 'undefined' && (current === null) !== (next === null)) {
+    if (next) window.addEventListener('beforeunload', askBeforeUnload);
+    else window.removeEventListener('beforeunload', askBeforeUnload);
+  }
   current = next;
+  currentKind = next ? kind : null;
   for (const listener of listeners) listener();
 }
 
@@ -49,6 +69,10 @@ export const uploadStore = {
   },
   isBusy(): boolean {
     return current !== null;
+  },
+  /** Kind of the running upload, if any. */
+  kind(): UploadKind | null {
+    return currentKind;
   },
   /** Stops the running upload (its promise rejects). */
   abort(): void {
@@ -112,11 +136,11 @@ export interface UploadSlot {
  * Takes the one upload slot for an upload run elsewhere, so that every other upload waits (and
  * submit buttons stay disabled); throws UploadBusyError while another upload runs.
  */
-export function claimUploadSlot(initial: UploadProgress, abort: () => void): UploadSlot {
+export function claimUploadSlot(initial: UploadProgress, abort: () => void, kind: UploadKind = 'video'): UploadSlot {
   if (current) throw new UploadBusyError();
   let held = true;
   abortCurrent = abort;
-  publish(initial);
+  publish(initial, kind);
   return {
     update(progress) {
       if (held) publish(progress);
@@ -136,7 +160,7 @@ export function claimUploadSlot(initial: UploadProgress, abort: () => void): Upl
 export async function uploadFile(dataProvider: Pick<LegacyDataProvider, 'call'>, file: File, kind: UploadKind): Promise<UploadResult> {
   if (current) throw new UploadBusyError();
   const started = Date.now();
-  publish({ fileName: file.name, size: file.size, loaded: 0, speed: 0, percent: 0 });
+  publish({ fileName: file.name, size: file.size, loaded: 0, speed: 0, percent: 0 }, kind);
   try {
     const { data: signed } = await dataProvider.call<SignedUpload>('Ajax', 'SignUpload', {
       FileName: file.name,

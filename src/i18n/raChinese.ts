@@ -1,6 +1,6 @@
 // react-admin's own messages in Chinese. @haxqer/ra-language-chinese targets react-admin 4: the
-// keys react-admin 5 added (compared with ra-language-english 5.15) are completed here, and a few
-// of its wordings are aligned with the legacy product.
+// keys react-admin 5 added (compared with ra-language-english 5.15) are completed here, its
+// sentences get Chinese punctuation, and a few of its wordings are aligned with the legacy product.
 import chinesePack from '@haxqer/ra-language-chinese';
 import type { TranslationMessages } from 'react-admin';
 
@@ -63,6 +63,73 @@ export const MISSING_IN_PACK: Messages = {
   },
 };
 
+/**
+ * The pack's sentences with Chinese punctuation (，。：？！“”) and a polite, plain tone (您, no
+ * English words): its half-width marks and machine-translated phrasing read as foreign.
+ * punctuation.spec.ts checks every message.
+ */
+const CHINESE_WORDING: Messages = {
+  ra: {
+    action: { unselect: '取消选择', select_all: '全选' },
+    auth: { sign_in_error: '登录失败，请重试。' },
+    configurable: { inspector: { title: '检查器' } },
+    input: {
+      file: {
+        upload_several: '将文件拖到此处，或点击选择文件。',
+        upload_single: '将文件拖到此处，或点击选择文件。',
+      },
+      image: {
+        upload_several: '将图片拖到此处，或点击选择图片。',
+        upload_single: '将图片拖到此处，或点击选择图片。',
+      },
+      references: {
+        all_missing: '未找到关联数据。',
+        many_missing: '至少有一条关联数据已不存在。',
+        single_missing: '关联数据已不存在。',
+      },
+    },
+    message: {
+      are_you_sure: '确定要执行此操作吗？',
+      bulk_delete_content: '确定要删除此%{name}吗？ |||| 确定要删除这 %{smart_count} 项吗？',
+      bulk_update_content: '确定要更新此%{name}吗？ |||| 确定要更新这 %{smart_count} 项吗？',
+      clear_array_input: '确定要清空整个列表吗？',
+      delete_content: '确定要删除该条目吗？',
+      error: '客户端出错，请求未能完成。',
+      invalid_form: '表单填写有误，请按提示修改。',
+      not_found: '您访问的页面不存在，请检查网址或链接是否正确。',
+      unsaved_changes: '修改尚未保存，确定要放弃吗？',
+    },
+    navigation: {
+      no_more_results: '第 %{page} 页超出范围，请返回上一页。',
+      page_out_of_boundaries: '第 %{page} 页超出范围',
+      page_rows_per_page: '每页行数：',
+      prev: '上一页',
+      partial_page_range_info: '%{offsetBegin}-%{offsetEnd} / 超过 %{offsetEnd} 条',
+      current_page: '第 %{page} 页',
+      page: '转到第 %{page} 页',
+    },
+    notification: {
+      canceled: '操作已取消',
+      data_provider_error: '数据请求出错，请稍后重试。',
+      logged_out: '登录已失效，请重新登录。',
+      not_authorized: '您没有权限访问此资源。',
+      application_update_available: '有新版本可用。',
+    },
+    page: { invite: '要新增一条吗？', not_found: '页面不存在' },
+    saved_queries: {
+      new_label: '保存当前查询……',
+      remove_label_with_name: '删除查询“%{name}”',
+      remove_dialog_title: '删除已保存的查询？',
+      remove_message: '确定要从已保存的查询中删除此项吗？',
+      help: '筛选列表，并保存此查询',
+    },
+    validation: {
+      oneOf: '必须是以下之一：%{options}',
+      regex: '必须符合格式：%{pattern}',
+    },
+  },
+};
+
 /** Wordings of the legacy product where the pack says it differently. */
 const LEGACY_WORDING: Messages = {
   ra: {
@@ -101,7 +168,7 @@ const LEGACY_WORDING: Messages = {
   },
 };
 
-export const raChineseMessages = deepMerge(
-  deepMerge(unwrap(chinesePack), MISSING_IN_PACK),
-  LEGACY_WORDING,
+export const raChineseMessages = [MISSING_IN_PACK, CHINESE_WORDING, LEGACY_WORDING].reduce(
+  deepMerge,
+  unwrap(chinesePack),
 ) as unknown as TranslationMessages;

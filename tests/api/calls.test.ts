@@ -8,7 +8,7 @@ const CALLS = [
   'Ajax/UpdateVideoFabulousAdd', 'Ajax/GetVideoMessageListInAdmin', 'Ajax/AddVideoMessage', 'Ajax/DelVideoMessage',
   'Ajax/AddVideo', 'Ajax/UpdateVideo', 'Ajax/DelVideo', 'Ajax/AddVideoType', 'Ajax/UpdateVideoType', 'Ajax/DelVideoType',
   'Ajax/GetUsewebListInAdmin', 'Ajax/AddUseweb', 'Ajax/UpdateUseweb', 'Ajax/UpdateUsewebSort', 'Ajax/DelUseweb',
-  'Ajax/Login', 'Ajax/Logout', 'Ajax/GetCurrentMember', 'Ajax/SignUpload',
+  'Ajax/Login', 'Ajax/Logout', 'Ajax/GetCurrentMember', 'Ajax/SignUpload', 'Ajax/GetFileNames',
   'Ajax/CreateMultipartUpload', 'Ajax/SignUploadPart', 'Ajax/ListUploadParts', 'Ajax/CompleteMultipartUpload', 'Ajax/AbortMultipartUpload',
   'Ajax/GetMemberListInAdmin', 'Ajax/GetSingleMemberInAdmin', 'Ajax/AddMember', 'Ajax/UpdateMember', 'Ajax/DelMember',
   ...['Xcx1', 'Xcx3'].flatMap((s) =>

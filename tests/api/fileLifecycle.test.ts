@@ -184,13 +184,18 @@ describe.each(['local', 's3'] as const)('stored files follow their records on th
     console.log(`[files] delete racing a copy: ${copies}/12 copies committed (file kept), ${12 - copies}/12 refused (file removed)`);
   });
 
-  it('keeps a file that rich text still links to, and removes an upload no record points at after a day', async () => {
+  it('keeps a file that rich text or a declared link field still points at, and removes an upload no record points at after a day', async () => {
     const linked = await upload('正文图.png', pngBytes(2 * KB), 'image', 'image/png');
+    const pasted = await upload('上传地址.txt', Buffer.from('贴在上传地址里'), 'handout', 'text/plain');
+    const described = await upload('描述里.txt', Buffer.from('只写在描述里'), 'handout', 'text/plain');
     const classify = await admin.call<{ ScCode: string }>('/Xcx1/CreateStandardClassifyInAdmin', { ScName: '正文' });
     const article = await admin.call('/Xcx1/AddStandardArticleInAdmin', {
       ScCode: classify.body.data.ScCode,
       SaName: '正文里的图',
       SaAnswer: `<p>见图：<img src="${linked.FileUrl}" alt="图"></p>`,
+      // 上传地址 is declared a link field (links: ['SaUploadUrl']); 描述 is plain text, not a link.
+      SaUploadUrl: pasted.FileUrl,
+      NiDescribe: described.FileUrl,
     });
     expect(article.status, article.body.msg).toBe(200);
     const orphan = await upload('没人用.png', pngBytes(2 * KB), 'image', 'image/png');
@@ -203,8 +208,10 @@ describe.each(['local', 's3'] as const)('stored files follow their records on th
 
     const swept = await server.app.files.sweep({ now: new Date(Date.now() + DAY + 60_000) });
     expect(swept.removed).toContain(orphan.key);
+    expect(swept.removed).toContain(described.key);
     expect(await exists(orphan.key)).toBe(false);
     expect(await exists(linked.key)).toBe(true);
+    expect(await exists(pasted.key)).toBe(true);
     expect(await exists(used.key)).toBe(true);
     // A kept file is no longer a candidate: its records' changes will queue it again.
     expect(await gcRow(used.key)).toBeUndefined();

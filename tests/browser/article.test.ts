@@ -380,7 +380,8 @@ describe('文章目录管理', () => {
 
     await dialog.getByRole('textbox', { name: '文章名称' }).fill(renamed);
     await dialog.getByRole('button', { name: '在线编辑' }).click();
-    const editor = dialog.locator('[contenteditable="true"]');
+    // The rich text, not the date field (its year, month and day are editable sections too).
+    const editor = dialog.locator('[contenteditable="true"]:not([role="spinbutton"])');
     await editor.click();
     await page.keyboard.type('在线编辑的正文');
     const [request] = await Promise.all([

@@ -7,6 +7,7 @@ import {
   a11yAudit,
   ADMIN_PASSWORD,
   createMember,
+  fillDate,
   formDialog,
   login,
   logout,
@@ -91,18 +92,18 @@ describe('操作日志', () => {
       const now = new Date();
       return [day(now), day(new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1))];
     });
-    const from = page.getByLabel('开始日期');
-    const to = page.getByLabel('结束日期');
-    await to.fill(today!);
-    await from.fill(today!);
+    const from = (day: string) => fillDate(page, '开始日期', day);
+    const to = (day: string) => fillDate(page, '结束日期', day);
+    await to(today!);
+    await from(today!);
     await rowOf(page, renamed).waitFor();
     await page.getByText('共 1 条').waitFor();
     // A range that ends before it starts is refused by the server: the list says why.
-    await from.fill(tomorrow!);
+    await from(tomorrow!);
     await page.getByRole('alert').filter({ hasText: '操作日志加载失败：开始时间不能晚于结束时间' }).waitFor();
-    await to.fill(tomorrow!);
+    await to(tomorrow!);
     await page.getByText('暂无数据').waitFor();
-    await from.fill(today!);
+    await from(today!);
     await rowOf(page, renamed).waitFor();
   });
 

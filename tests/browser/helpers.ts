@@ -5,7 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
-import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startServer, type TestServer } from '../helpers/server';
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from './chromium';
@@ -229,6 +229,15 @@ export async function clickOutside(page: Page, dialog: Locator): Promise<void> {
   await page.mouse.click(x, y);
 }
 
+/** The dialog is `width` px wide, and neither Escape nor a click on its backdrop closes it. */
+export async function expectUnclosableDialog(page: Page, dialog: Locator, width: number): Promise<void> {
+  await dialog.waitFor();
+  await expect(dialog.boundingBox().then((b) => b?.width)).resolves.toBe(width);
+  await page.keyboard.press('Escape');
+  await clickOutside(page, dialog);
+  await expect(dialog.isVisible()).resolves.toBe(true);
+}
+
 /** 删除 on a row, then the confirmation 提示 / 此操作将永久删除该记录, 是否继续? answered with `answer`. */
 export async function deleteRow(page: Page, cellText: string, answer: '确定' | '取消' = '确定'): Promise<void> {
   await rowOf(page, cellText).getByRole('button', { name: '删除', exact: true }).click();
@@ -236,4 +245,40 @@ export async function deleteRow(page: Page, cellText: string, answer: '确定' |
   await confirm.getByText('此操作将永久删除该记录, 是否继续?', { exact: true }).waitFor();
   await confirm.getByRole('button', { name: answer, exact: true }).click();
   await confirm.waitFor({ state: 'hidden' });
+}
+
+/**
+ * Types a day ('YYYY-MM-DD') into a date field (MUI X's picker, src/components/ZhDateInput.tsx) the
+ * way a person does from the keyboard: into the field, select all, clear, then the digits, which
+ * fill year, month and day in turn.
+ */
+export async function fillDate(scope: Page | Locator, label: string, day: string): Promise<void> {
+  const field = scope.getByRole('group', { name: label, exact: true });
+  await field.click();
+  const { keyboard } = field.page();
+  await keyboard.press('ControlOrMeta+a');
+  await keyboard.press('Backspace');
+  await keyboard.type(day.replaceAll('-', ''));
+}
+
+/**
+ * Holds every part the page sends to storage until released, so that an upload stays in progress
+ * for the step that needs it: held, not delayed by a fixed time, which a slow host could outrun.
+ */
+export async function holdParts(page: Page): Promise<() => Promise<void>> {
+  const pattern = '**/upload-part/**';
+  const held: Route[] = [];
+  await page.route(pattern, (route) => {
+    held.push(route);
+  });
+  return async () => {
+    await page.unroute(pattern);
+    await Promise.all(held.splice(0).map((route) => route.continue().catch(() => undefined)));
+  };
+}
+
+/** Multipart uploads in progress on the server's local storage (one folder each). */
+export function uploadsInProgress(server: TestServer): string[] {
+  const dir = path.join(server.config.dataDir, 'uploads', '.tmp', 'mp');
+  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
 }

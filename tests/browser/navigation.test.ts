@@ -28,7 +28,7 @@ async function openScreen(page: Page, url: string): Promise<string> {
   await page.goto(url);
   await expect.poll(() => appBarTitle(page), { timeout: UI_TIMEOUT, message: `${url}: the app bar shows the screen's title` }).not.toMatch(new RegExp(`^(|${APP_TITLE}|无权限)$`));
   await page.waitForLoadState('networkidle', { timeout: UI_TIMEOUT });
-  await expect(page.getByRole('heading', { name: '未发现' }).count(), `${url}: not the 404 page`).resolves.toBe(0);
+  await expect(page.getByRole('heading', { name: '页面不存在' }).count(), `${url}: not the 404 page`).resolves.toBe(0);
   await expect(page.getByText('出现错误').count(), `${url}: not the error page`).resolves.toBe(0);
   return appBarTitle(page);
 }
@@ -95,7 +95,7 @@ describe('every screen as the administrator', () => {
     expect(served.headers.get('content-type')).toMatch(/^text\/html/);
     expect(served.headers.get('cache-control')).toBe('no-cache');
     await page.goto('/Knowledge/NoSuchScreen');
-    await page.getByRole('heading', { name: '未发现' }).waitFor();
+    await page.getByRole('heading', { name: '页面不存在' }).waitFor();
     await expect(appBarTitle(page)).resolves.toBe(APP_TITLE);
     // The menu is there: the way back.
     await page.getByRole('menuitem', { name: '首页' }).click();

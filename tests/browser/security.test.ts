@@ -82,7 +82,8 @@ describe('the Content-Security-Policy lets every screen work', () => {
     const dialog = formDialog(page, '文章目录详情');
     await dialog.waitFor();
     await dialog.getByRole('button', { name: '在线编辑' }).click();
-    const editor = dialog.locator('[contenteditable="true"]');
+    // The rich text, not the date field (its year, month and day are editable sections too).
+    const editor = dialog.locator('[contenteditable="true"]:not([role="spinbutton"])');
     await editor.click();
     await page.keyboard.type('内容安全策略下的编辑器');
     await page.keyboard.press('Control+A');

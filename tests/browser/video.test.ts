@@ -5,14 +5,14 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page, Request, Route } from 'playwright-core';
+import type { Page, Request } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../helpers/server';
 import {
   ADMIN_PASSWORD,
   a11yAudit,
-  clickOutside,
   createMember,
+  expectUnclosableDialog,
   formDialog,
   login,
   REPO,
@@ -20,6 +20,8 @@ import {
   seeNotification,
   UI_TIMEOUT,
   uniqueName,
+  holdParts,
+  uploadsInProgress,
   useBrowserSuite,
 } from './helpers';
 
@@ -72,27 +74,6 @@ const videoInput = (page: Page) => formDialog(page, '详情').locator('input[typ
 const handoutInput = (page: Page) => formDialog(page, '详情').locator('input[type="file"][accept^=".pdf"]');
 const uploadStatus = (page: Page) => formDialog(page, '详情').getByRole('status');
 
-/** Holds every part sent to storage until released, so that an upload in progress can be seen and acted on. */
-async function holdParts(page: Page): Promise<() => Promise<void>> {
-  const pattern = '**/upload-part/**';
-  const held: Route[] = [];
-  await page.route(pattern, (route) => {
-    held.push(route);
-  });
-  // Parts are held until released, not delayed by a fixed time: a slow host must not let the upload finish
-  // before the step that needs it in progress.
-  return async () => {
-    await page.unroute(pattern);
-    await Promise.all(held.splice(0).map((route) => route.continue().catch(() => undefined)));
-  };
-}
-
-/** Multipart uploads in progress on the server's local storage (one folder each). */
-function uploadsInProgress(): string[] {
-  const dir = path.join(s.server.config.dataDir, 'uploads', '.tmp', 'mp');
-  return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
-}
-
 async function playCount(page: Page): Promise<number> {
   const text = (await page.getByTestId('play-count').textContent()) ?? '';
   return Number(/\d+/.exec(text)?.[0]);
@@ -132,11 +113,7 @@ describe('视频学习编辑: adding a video', () => {
     const { page } = s;
     await page.getByRole('button', { name: '添加', exact: true }).click();
     const dialog = formDialog(page, '详情');
-    await dialog.waitFor();
-    await expect(dialog.boundingBox().then((b) => b?.width)).resolves.toBe(600);
-    await page.keyboard.press('Escape');
-    await clickOutside(page, dialog);
-    await expect(dialog.isVisible()).resolves.toBe(true);
+    await expectUnclosableDialog(page, dialog, 600);
 
     await dialog.getByRole('textbox', { name: '视频名称' }).fill(name);
     await dialog.getByRole('textbox', { name: '视频主讲人' }).fill('浏览器讲师');
@@ -175,7 +152,7 @@ describe('视频学习编辑: adding a video', () => {
 
     await page.getByText('视频上传成功').waitFor();
     await formDialog(page, '详情').getByTestId('video-file-name').getByText('demo.mp4').waitFor();
-    expect(uploadsInProgress()).toEqual([]);
+    expect(uploadsInProgress(s.server)).toEqual([]);
 
     await handoutInput(page).setInputFiles(HANDOUT);
     await formDialog(page, '详情').getByText('handout.pdf', { exact: true }).waitFor();
@@ -199,9 +176,9 @@ describe('视频学习编辑: adding a video', () => {
     const restore = await holdParts(page);
     await videoInput(page).setInputFiles(DEMO_MP4);
     await uploadStatus(page).getByRole('progressbar', { name: '上传进度' }).waitFor();
-    await expect.poll(() => uploadsInProgress().length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(() => uploadsInProgress(s.server).length, { timeout: 10_000 }).toBe(1);
     await uploadStatus(page).getByRole('button', { name: '取消', exact: true }).click();
-    await expect.poll(() => uploadsInProgress(), { timeout: 10_000 }).toEqual([]);
+    await expect.poll(() => uploadsInProgress(s.server), { timeout: 10_000 }).toEqual([]);
     await expect(uploadStatus(page).count()).resolves.toBe(0);
     const remembered = await page.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith('zhishi.videoUpload:')));
     expect(remembered).toEqual([]);
@@ -232,7 +209,7 @@ describe('视频学习编辑: adding a video', () => {
       await alert.getByRole('button', { name: '重试' }).click();
       await page.getByText('视频上传成功').waitFor();
       expect(attempts).toBe(6);
-      expect(uploadsInProgress()).toEqual([]);
+      expect(uploadsInProgress(s.server)).toEqual([]);
     } finally {
       await page.unroute(pattern);
     }
@@ -254,10 +231,11 @@ describe('视频学习编辑: adding a video', () => {
       await formDialog(page, '详情').waitFor();
       await videoInput(page).setInputFiles(BIG_MP4);
       const dir = path.join(s.server.config.dataDir, 'uploads', '.tmp', 'mp');
-      const storedParts = () => uploadsInProgress().flatMap((id) => fs.readdirSync(path.join(dir, id)).filter((n) => /^\d+$/.test(n)));
+      const storedParts = () => uploadsInProgress(s.server).flatMap((id) => fs.readdirSync(path.join(dir, id)).filter((n) => /^\d+$/.test(n)));
       await expect.poll(() => storedParts().length, { timeout: 20_000 }).toBeGreaterThan(0);
-      const stored = storedParts();
       await page.reload();
+      // Read after the reload: a part in flight just before it may still have been stored.
+      const stored = storedParts();
 
       sent.length = 0;
       await page.getByRole('button', { name: '添加', exact: true }).click();
@@ -268,7 +246,7 @@ describe('视频学习编辑: adding a video', () => {
       const partsSent = sent.map((p) => p.split('/').pop());
       expect(partsSent.length).toBe(3 - stored.length);
       for (const part of stored) expect(partsSent).not.toContain(part);
-      expect(uploadsInProgress()).toEqual([]);
+      expect(uploadsInProgress(s.server)).toEqual([]);
     } finally {
       await page.unroute(pattern);
     }

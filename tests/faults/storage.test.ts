@@ -19,7 +19,6 @@ import { startServer, type Client, type TestServer } from '../helpers/server';
 
 const KB = 1024;
 const MB = 1024 * KB;
-const FILE_FIELDS = ['VdUrl', 'VdEnclosure', 'SaPdfUrl', 'ScImg', 'ScPageimg'];
 const figures: string[] = [];
 
 afterAll(() => {
@@ -61,7 +60,8 @@ async function waitFor(check: () => Promise<boolean>, ms = 10_000): Promise<void
 async function danglingFiles(server: TestServer): Promise<string[]> {
   const out: string[] = [];
   for (const d of RESOURCES) {
-    const fields = FILE_FIELDS.filter((f) => f in d.schema.properties);
+    // The descriptors' file fields (file lists hold JSON lists of {url}).
+    const fields = Object.keys(d.files ?? {});
     for (const field of fields) {
       const column = toColumn(field);
       const rows = await sql<Record<string, string>>`select ${sql.ref(column)} as v from ${sql.table(d.table)}`.execute(server.app.database.db);

@@ -69,6 +69,11 @@ export async function startServerProcess(
       reject(new Error(`server exited (${code ?? signal}) before listening\n${err}`));
     });
   });
+  // A server that dies under a test leaves only "fetch failed" in the test: say why it died.
+  let stopping = false;
+  child.once('exit', (code, signal) => {
+    if (!stopping) console.error(`server process ${child.pid} exited (${code ?? signal}) during the test; its stderr:\n${err.slice(-4000)}`);
+  });
   return {
     url,
     pid: child.pid!,
@@ -76,6 +81,7 @@ export async function startServerProcess(
     stdout: () => out,
     stderr: () => err,
     async stop() {
+      stopping = true;
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = once(child, 'exit');
       child.kill('SIGTERM');

@@ -74,6 +74,13 @@ export interface UploadLogTable {
   CREATED_AT: string;
 }
 
+/** The name an upload was made with, by its key (migration 007, server/src/storage/names.ts). */
+export interface FileNameTable {
+  KEY: string;
+  NAME: string;
+  CREATED_AT: string;
+}
+
 export interface Database {
   USEWEB: UsewebTable;
   SETTING: SettingTable;
@@ -83,4 +90,5 @@ export interface Database {
   UPLOAD: UploadTable;
   FILE_GC: FileGcTable;
   UPLOAD_LOG: UploadLogTable;
+  FILE_NAME: FileNameTable;
 }

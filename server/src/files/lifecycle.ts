@@ -7,7 +7,7 @@
 // - Every upload is queued when it is signed or started, due a day later: an upload no record
 //   points at by then is removed.
 // - A key is removed only when no record points at it: every column that may hold one of our file
-//   URLs (file fields, file lists, rich text, links) of every entity table is searched for the key's
+//   URLs (file fields, file lists, rich text, links, the free text a descriptor names in `links`) of every entity table is searched for the key's
 //   stem, which also finds the video of a poster (`<name>.poster.jpg`). A removed video takes its
 //   poster with it.
 // - The decision and a write that newly points at the key are serialised (on PostgreSQL by an
@@ -57,8 +57,6 @@ export const QUOTA_STATUS = 429;
 type Trx = Transaction<Database>;
 
 const LINK_PATTERNS = new Set<string>([FILE_URL_PATTERN, OPTIONAL_FILE_URL_PATTERN, HTTP_URL_PATTERN]);
-/** Free text at least this long may hold a pasted file URL (an article's 上传地址). */
-const FREE_TEXT_LINK_LENGTH = 1000;
 
 interface LinkField {
   field: string;
@@ -70,13 +68,7 @@ interface FieldSchema {
   readOnly?: boolean;
   contentMediaType?: string;
   pattern?: string;
-  format?: string;
-  enum?: unknown;
-  maxLength?: number;
 }
-
-const isLongFreeText = (s: FieldSchema) =>
-  s.type === 'string' && s.pattern === undefined && s.format === undefined && s.enum === undefined && (s.maxLength ?? 0) >= FREE_TEXT_LINK_LENGTH;
 
 const linkFieldCache = new Map<string, LinkField[]>();
 
@@ -89,8 +81,8 @@ export function linkFields(descriptor: ResourceDescriptor): LinkField[] {
     // may name a file but never point at one.
     fields = storedFields(descriptor).filter(({ field }) => {
       const s = props[field] ?? {};
-      if (field in (descriptor.files ?? {})) return true;
-      return !s.readOnly && (s.contentMediaType !== undefined || LINK_PATTERNS.has(s.pattern ?? '') || isLongFreeText(s));
+      if (field in (descriptor.files ?? {}) || descriptor.links?.includes(field)) return true;
+      return !s.readOnly && (s.contentMediaType !== undefined || LINK_PATTERNS.has(s.pattern ?? ''));
     });
     linkFieldCache.set(descriptor.resource, fields);
   }
@@ -324,6 +316,8 @@ export class FileLifecycle {
       const poster = posterKeyOf(key);
       if (poster) await this.storage.remove(poster);
       await this.storage.remove(key);
+      // Its original name (FILE_NAME, storage/names.ts) goes with it.
+      await this.db.deleteFrom('FILE_NAME').where('KEY', '=', key).execute();
     } catch (err) {
       // Kept 'removing': retried after a growing pause (1 minute, doubling, at most 6 hours).
       await this.db

@@ -2,7 +2,8 @@
 // (PUT /upload/<key>), parts of multipart uploads (PUT /upload-part/<uploadId>/<partNumber>), and
 // serves stored files with Range support (GET/HEAD /files/<key>). On S3, GET /files/<key> redirects
 // to a short-lived presigned GET (S3_READ=private) or to the public URL. Files go to signed-in
-// members only (401 otherwise), never into shared caches.
+// members only (401 otherwise), never into shared caches, under the name they were uploaded with
+// (Content-Disposition, storage/names.ts).
 //
 // The routes below carry their own small error handler (the same envelope as every other call), so
 // the plugin works in a bare app (tests) as well as under the app's global handler.
@@ -15,6 +16,7 @@ import type { Config } from '../config';
 import { ApiError, notFound, unauthorized } from '../errors';
 import { makePoster } from '../media/poster';
 import { createStorage } from '../storage/index';
+import { contentDisposition, fileNameOf } from '../storage/names';
 import { isSafeKey } from '../storage/policies';
 import { FILES_PREFIX, LocalStorage, PART_PREFIX, UPLOAD_PREFIX, type PartQuery, type UploadQuery } from '../storage/local';
 import type { StorageDriver } from '../storage/types';
@@ -107,8 +109,15 @@ async function removeStaleMultipartUploads(multipartDir: string): Promise<void> 
 }
 
 type CanRead = (request: FastifyRequest) => Promise<boolean>;
+type NameOf = (key: string) => Promise<string | undefined>;
 
-async function localRoutes(scope: FastifyInstance, { storage, canRead }: { storage: LocalStorage; canRead: CanRead }) {
+/** The name a file was uploaded with (storage/names.ts), offered by downloads; none in an app without a database. */
+function nameLookup(app: FastifyInstance): NameOf {
+  if (!app.hasDecorator('database')) return async () => undefined;
+  return (key) => fileNameOf(app.database.db, key);
+}
+
+async function localRoutes(scope: FastifyInstance, { storage, canRead, nameOf }: { storage: LocalStorage; canRead: CanRead; nameOf: NameOf }) {
   scope.setErrorHandler(sendError);
 
   // Upload: its own context, so the '*' parser below does not change body parsing elsewhere.
@@ -156,9 +165,14 @@ async function localRoutes(scope: FastifyInstance, { storage, canRead }: { stora
     });
     // Uploaded files are served from our origin: never let a browser sniff them into HTML, and
     // run anything it still renders in a sandbox without script or network access.
-    files.addHook('onSend', async (_request, reply, payload) => {
+    files.addHook('onSend', async (request, reply, payload) => {
       reply.header('x-content-type-options', 'nosniff');
       reply.header('content-security-policy', "default-src 'none'; sandbox");
+      if (reply.statusCode === 200 || reply.statusCode === 206) {
+        const key = request.url.split('?')[0]!.slice(FILES_PREFIX.length);
+        const name = isSafeKey(key) ? await nameOf(key) : undefined;
+        if (name) reply.header('content-disposition', contentDisposition(name));
+      }
       return payload;
     });
     await files.register(fastifyStatic, {
@@ -178,7 +192,7 @@ async function localRoutes(scope: FastifyInstance, { storage, canRead }: { stora
 }
 
 /** S3: `/files/<key>` checks the session, then sends the browser to the bucket (Range requests follow). */
-async function redirectRoutes(scope: FastifyInstance, { storage, canRead }: { storage: StorageDriver; canRead: CanRead }) {
+async function redirectRoutes(scope: FastifyInstance, { storage, canRead, nameOf }: { storage: StorageDriver; canRead: CanRead; nameOf: NameOf }) {
   scope.setErrorHandler(sendError);
   scope.addHook('onRequest', async (request) => {
     if (!(await canRead(request))) throw unauthorized();
@@ -187,7 +201,7 @@ async function redirectRoutes(scope: FastifyInstance, { storage, canRead }: { st
   scope.get<{ Params: { '*': string } }>(`${FILES_PREFIX}*`, async (request, reply) => {
     const key = request.params['*'];
     if (!isSafeKey(key) || !storage.readLocation) throw notFound(STATUS_MESSAGES[404]);
-    const location = await storage.readLocation(key);
+    const location = await storage.readLocation(key, await nameOf(key));
     reply.header('cache-control', REDIRECT_CACHE_CONTROL);
     return reply.redirect(location, 302);
   });
@@ -204,9 +218,9 @@ async function storagePlugin(app: FastifyInstance, opts: StoragePluginOptions) {
       await removeStaleTemporaryFiles(storage.tmpDir);
       await removeStaleMultipartUploads(storage.multipartDir);
     }
-    await app.register(localRoutes, { storage, canRead });
+    await app.register(localRoutes, { storage, canRead, nameOf: nameLookup(app) });
   } else {
-    await app.register(redirectRoutes, { storage, canRead });
+    await app.register(redirectRoutes, { storage, canRead, nameOf: nameLookup(app) });
   }
 }
 

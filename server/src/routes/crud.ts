@@ -16,6 +16,7 @@ import {
   listParamsSchema,
   MAX_ALL_ROWS,
   oneParamsSchema,
+  trimmedFields,
   updateBodySchema,
 } from './requestSchemas';
 import { checkDelete, prepareWrite, present } from './rules';
@@ -38,6 +39,10 @@ export function readRoute(
   app.route({ ...base, method: 'POST', schema: { ...meta, body: schema } });
 }
 
+/**
+ * Registers a write call. Its plain-text fields (requestSchemas.ts `trimmedFields`) are trimmed
+ * before validation: a name of spaces is blank, and none is stored with spaces around it.
+ */
 export function writeRoute(
   app: FastifyInstance,
   url: string,
@@ -45,10 +50,21 @@ export function writeRoute(
   meta: { tags: string[]; summary: string },
   handler: (request: FastifyRequest, body: Params) => Promise<unknown>,
 ): void {
+  const trimmed = trimmedFields(schema);
   app.route({
     method: 'POST',
     url,
     schema: { ...meta, body: schema },
+    ...(trimmed.length > 0 && {
+      preValidation: async (request: FastifyRequest) => {
+        const body = request.body as Params | null;
+        if (!body || typeof body !== 'object') return;
+        for (const field of trimmed) {
+          const value = body[field];
+          if (typeof value === 'string') body[field] = value.trim();
+        }
+      },
+    }),
     handler: (request) => handler(request, (request.body ?? {}) as Params),
   });
 }

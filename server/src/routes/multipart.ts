@@ -12,6 +12,7 @@ import { ok } from '../http/envelope';
 import { makePoster } from '../media/poster';
 import { requireAnyCode, requireMember } from '../plugins/permissions';
 import { expectedPartSize, partCount, partSizeFor, RejectedUpload } from '../storage/multipart';
+import { recordFileName } from '../storage/names';
 import { prepareUpload, UPLOAD_MODULES } from '../storage/policies';
 import { uploadRequestSchema } from './upload';
 import type { MultipartRef } from '../storage/types';
@@ -82,6 +83,8 @@ export default async function multipartRoutes(app: FastifyInstance) {
     const partSize = partSizeFor(prepared.size, app.storage.partSize);
     // The daily quota first: past it (429) nothing is started in storage.
     await app.files.reserveUpload(member, prepared);
+    // Removed with the key when the upload never completes (files/lifecycle.ts).
+    await recordFileName(db, prepared.key, prepared.title);
     const uploadId = await app.storage.createMultipartUpload(prepared).catch(async (err: unknown) => {
       await app.files.releaseUpload(prepared.key).catch(() => undefined);
       throw err;

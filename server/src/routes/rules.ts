@@ -84,8 +84,10 @@ async function applyReferences(ctx: RuleContext, descriptor: ResourceDescriptor,
 async function applyCreateDefaults(ctx: RuleContext, descriptor: ResourceDescriptor, values: Row): Promise<void> {
   for (const [field, rule] of Object.entries(descriptor.createDefaults ?? {})) {
     if (values[field] !== undefined) continue;
-    // 'last': after the last row, not first (a new website without a sort goes to the end).
-    values[field] = rule === 'today' ? today(ctx.now) : (await maxValue(ctx.database, descriptor, field)) + 1;
+    // 'last': after the last row, not first (a new website without a sort goes to the end), within
+    // the field's maximum.
+    const maximum = (descriptor.schema.properties[field] as { maximum?: number } | undefined)?.maximum ?? Infinity;
+    values[field] = rule === 'today' ? today(ctx.now) : Math.min((await maxValue(ctx.database, descriptor, field)) + 1, maximum);
   }
 }
 

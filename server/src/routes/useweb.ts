@@ -3,6 +3,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { AuditChange } from '../../../schemas/auditLog';
 import { usewebResource } from '../../../schemas/useweb';
+import { SORT_MAXIMUM } from '../../../schemas/fields';
 import { writeAudit } from '../audit/log';
 import { badRequest, notFound } from '../errors';
 import { ok } from '../http/envelope';
@@ -12,7 +13,7 @@ import { idProperty, MAX_ID } from './requestSchemas';
 
 const entrySchema = {
   type: 'object',
-  properties: { Id: idProperty, UwSort: { type: 'integer', minimum: 1, maximum: 1000000 } },
+  properties: { Id: idProperty, UwSort: { type: 'integer', minimum: 1, maximum: SORT_MAXIMUM } },
   required: ['Id', 'UwSort'],
   additionalProperties: false,
 } as const;
@@ -46,7 +47,7 @@ function parseModelList(value: unknown): { Id: number; UwSort: number }[] {
         !!e &&
         typeof e === 'object' &&
         inRange((e as { Id: unknown }).Id, 1, MAX_ID) &&
-        inRange((e as { UwSort: unknown }).UwSort, 1, 1000000),
+        inRange((e as { UwSort: unknown }).UwSort, 1, SORT_MAXIMUM),
     );
   if (!ok) throw badRequest('排序数据格式不正确', [{ field: 'modelList', msg: '排序数据格式不正确' }]);
   return (list as { Id: number; UwSort: number }[]).map(({ Id, UwSort }) => ({ Id, UwSort }));
@@ -66,7 +67,7 @@ export default async function usewebRoutes(app: FastifyInstance) {
       for (const { Id, UwSort } of entries) {
         const result = await trx.updateTable('USEWEB').set({ UW_SORT: UwSort }).where('ID', '=', Id).executeTakeFirst();
         // An unknown Id rolls the whole order back: nothing half-saved.
-        if (Number(result.numUpdatedRows) === 0) throw notFound(`网站不存在或已被删除 (Id ${Id})`);
+        if (Number(result.numUpdatedRows) === 0) throw notFound(`网站不存在或已被删除（Id ${Id}）`);
         const old = before.get(Id);
         if (old && old.UW_SORT !== UwSort) changes.push({ field: 'UwSort', id: Id, name: old.UW_NAME, before: old.UW_SORT, after: UwSort });
       }

@@ -25,6 +25,7 @@ import { bucketFault } from '../http/faults';
 import { keysAfterPrefixes } from './keys';
 import { MAGIC_HEAD_BYTES } from './magic';
 import { DEFAULT_PART_SIZE, RejectedUpload, checkJoined } from './multipart';
+import { contentDisposition } from './names';
 import { assertSafeKey, isSafeKey } from './policies';
 import type { CompleteRequest, MultipartRef, PartRequest, SignRequest, StorageDriver, UploadedPart } from './types';
 
@@ -144,12 +145,14 @@ export class S3Storage implements StorageDriver {
    * Where `/files/<key>` sends a signed-in member: a presigned GET (S3_READ=private), the same URL
    * for everyone within a window (see READ_WINDOW_SECONDS); or the public URL.
    */
-  async readLocation(key: string): Promise<string> {
+  async readLocation(key: string, fileName?: string): Promise<string> {
     assertSafeKey(key);
     if (this.read === 'public') return `${this.baseUrl}/${key}`;
     const windowMs = READ_WINDOW_SECONDS * 1000;
     const signingDate = new Date(Math.floor(Date.now() / windowMs) * windowMs);
-    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key }), {
+    // The bucket answers with the original name (S3's response-content-disposition override).
+    const disposition = fileName ? { ResponseContentDisposition: contentDisposition(fileName) } : {};
+    return getSignedUrl(this.client, new GetObjectCommand({ Bucket: this.bucket, Key: key, ...disposition }), {
       expiresIn: 2 * READ_WINDOW_SECONDS,
       signingDate,
     });

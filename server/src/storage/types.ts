@@ -61,9 +61,10 @@ export interface StorageDriver {
   keysIn(text: string): string[];
   /**
    * Where `/files/<key>` sends a signed-in member, for drivers that do not serve the bytes
-   * themselves (a presigned GET, or the public URL); undefined for the local driver.
+   * themselves (a presigned GET, or the public URL); undefined for the local driver. A presigned
+   * GET names `fileName` (the name it was uploaded with) in the answer's Content-Disposition.
    */
-  readLocation?(key: string): Promise<string>;
+  readLocation?(key: string, fileName?: string): Promise<string>;
   /** Every stored key under a prefix (`video/`…), outside temporary folders (adoption of files stored before migration 006). */
   listKeys(prefix?: string): AsyncIterable<string>;
   exists(key: string): Promise<boolean>;

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router-dom';
 import type { VideoType } from '../../../schemas/types';
 import type { ListQuery } from '../../dataProvider/listParams';
 import { ListEmpty, ListLoading } from '../ListStates';
+import { SCROLLING_TABS } from '../scrollingTabs';
 
 export type VideoTypeRecord = VideoType & RaRecord;
 
@@ -57,10 +58,9 @@ export function CategoryTabs({ children }: { children: (vdtCode: string) => Reac
       <Tabs
         value={selected}
         onChange={(_event, value: string) => select(value)}
-        variant="scrollable"
-        scrollButtons="auto"
+        {...SCROLLING_TABS}
         aria-label="视频分类"
-        sx={{ borderBottom: 1, borderColor: 'divider', mb: 1 }}
+        sx={{ ...SCROLLING_TABS.sx, borderBottom: 1, borderColor: 'divider', mb: 1 }}
       >
         {types.map((t) => (
           <Tab key={t.VdtCode} label={t.VdtName} value={t.VdtCode} />

@@ -12,14 +12,43 @@ type Player = ReturnType<typeof videojs>;
 /** Only a stored-file URL (http(s) or /files/…) reaches the media element, whatever a record holds. */
 const FILE_URL = new RegExp(FILE_URL_PATTERN, 'i');
 
-/** The product's message for a video that cannot be played. */
+/** The product's message for a video that cannot be played (SPEC 8). */
 export const UNPLAYABLE_MESSAGE = '该视频暂时无法播放，请稍后再试';
 
-// video.js's own Chinese messages, plus the unplayable-video message for its English key.
+/**
+ * video.js's message for error code 4 when no tech can play the source's type (SPEC 8 keeps it for
+ * a source the player cannot use); its zh-CN translation comes from video.js's table.
+ */
+export const NO_COMPATIBLE_SOURCE = 'No compatible source was found for this media.';
+
+/**
+ * video.js's messages for MediaError codes 1 to 5: a media element's error carries the one of its
+ * code (not the browser's own text), whatever the cause (an unreadable or missing file, a broken
+ * download, bad media data). video.js's own code 4, for a type no tech plays, carries
+ * NO_COMPATIBLE_SOURCE instead, so it keeps its message.
+ */
+const PLAYBACK_FAILURES = [
+  'You aborted the media playback',
+  'A network error caused the media download to fail part-way.',
+  'The media playback was aborted due to a corruption problem or because the media used features your browser did not support.',
+  'The media could not be loaded, either because the server or network failed or because the format is not supported.',
+  'The media is encrypted and we do not have the keys to decrypt it.',
+];
+
+// video.js's own Chinese messages, with every playback failure saying the product's message.
 videojs.addLanguage('zh-CN', {
   ...zhCN,
-  'This video cannot be played at the moment, please try again later': UNPLAYABLE_MESSAGE,
+  ...Object.fromEntries(PLAYBACK_FAILURES.map((message) => [message, UNPLAYABLE_MESSAGE])),
 });
+
+/**
+ * The source handed to video.js: with an extension, video.js picks the type from it (and shows
+ * code 4 for one the browser cannot play, an .avi say); without one, the product's videos are MP4.
+ */
+function sourceOf(src: string): { src: string; type?: string } {
+  const { pathname } = new URL(src, window.location.origin);
+  return /\.[a-z0-9]{1,8}$/i.test(pathname) ? { src } : { src, type: 'video/mp4' };
+}
 
 /**
  * The player's options. inactivityTimeout is the one timing video.js takes as an option; the other
@@ -36,7 +65,7 @@ export const PLAYER_OPTIONS = {
   aspectRatio: '16:9',
   fluid: true,
   inactivityTimeout: 2000,
-  notSupportedMessage: UNPLAYABLE_MESSAGE,
+  notSupportedMessage: NO_COMPATIBLE_SOURCE,
   playbackRates: [0.5, 1, 1.25, 1.5, 2],
 } as const;
 
@@ -82,12 +111,12 @@ export default function VideoPlayer({ src, poster, title, onReady }: VideoPlayer
     if (!player) return;
     player.pause();
     if (!FILE_URL.test(src)) {
-      // A record not written by this server (legacy, imported, tampered with): show the message.
-      // Code 4 (source not supported) shows notSupportedMessage, UNPLAYABLE_MESSAGE.
+      // A record not written by this server (legacy, imported, tampered with) never reaches the
+      // media element: the media element's code 4, whose message is the product's.
       player.error(4);
       return;
     }
-    player.src({ src, type: 'video/mp4' });
+    player.src(sourceOf(src));
   }, [src]);
 
   useEffect(() => {

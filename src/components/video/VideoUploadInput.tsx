@@ -2,14 +2,17 @@ import { useEffect, useRef, useState, type ChangeEvent, type MouseEvent } from '
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import { Alert, Box, Button, FormHelperText, FormLabel, LinearProgress, Typography } from '@mui/material';
 import { InputHelperText, useDataProvider, useInput, useNotify, type Validator } from 'react-admin';
+import { videoResource } from '../../../schemas/video';
 import type { LegacyDataProvider } from '../../dataProvider/index';
+import { useFileName, useRememberFileName } from '../fileNames';
+import { requiredMessage } from '../schemaFields';
 import { BUSY_MESSAGE, formatSize, formatSpeed, UploadBusyError, uploadStore, type UploadProgress } from '../uploadQueue';
 import { checkVideoFile, VIDEO_REQUIREMENT } from './mp4Check';
 import { VideoCover } from './VideoCover';
 import { startVideoUpload, UploadCancelled, type VideoUpload } from './videoUpload';
 
-/** A video must be uploaded before the form is sent. */
-export const VIDEO_REQUIRED_MESSAGE = '请上传视频!';
+/** A video must be uploaded before the form is sent; the message is the schema's (VdUrl's requiredMessage). */
+export const VIDEO_REQUIRED_MESSAGE = requiredMessage(videoResource, 'VdUrl');
 export const requireVideo: Validator = (value: unknown) =>
   typeof value === 'string' && value !== '' ? undefined : VIDEO_REQUIRED_MESSAGE;
 
@@ -18,15 +21,6 @@ type Phase =
   | { name: 'checking'; fileName: string }
   | { name: 'uploading'; progress: UploadProgress; resumedBytes?: number }
   | { name: 'failed'; progress: UploadProgress; message: string };
-
-function fileNameOf(url: string): string {
-  const tail = url.split(/[?#]/)[0]?.split('/').pop() ?? '';
-  try {
-    return decodeURIComponent(tail);
-  } catch {
-    return tail;
-  }
-}
 
 function ProgressView({ progress, resumedBytes }: { progress: UploadProgress; resumedBytes?: number | undefined }) {
   return (
@@ -59,13 +53,14 @@ export function VideoUploadInput({ source, label }: { source: string; label: str
   const notify = useNotify();
   const { id, field, fieldState } = useInput({ source, validate: requireVideo });
   const [phase, setPhase] = useState<Phase>({ name: 'idle' });
-  // The uploaded file's own name (Title), shown instead of the storage key while the form is open.
-  const [uploaded, setUploaded] = useState<{ url: string; title: string } | null>(null);
+  // The name the file was uploaded with, not the storage key (a saved record holds only the URL).
+  const rememberName = useRememberFileName();
   const uploadRef = useRef<VideoUpload | null>(null);
   // Closing the dialog mid-upload cancels it: its result would have nowhere to go.
   useEffect(() => () => uploadRef.current?.cancel(), []);
 
   const url = typeof field.value === 'string' ? field.value : '';
+  const fileName = useFileName(url);
   // A failed upload waits for 重试 or 取消; choosing another file replaces it.
   const busy = phase.name === 'checking' || phase.name === 'uploading';
 
@@ -121,7 +116,7 @@ export function VideoUploadInput({ source, label }: { source: string; label: str
     setPhase({ name: 'uploading', progress: { fileName: file.name, size: file.size, loaded: 0, speed: 0, percent: 0 } });
     try {
       const result = await upload.done;
-      setUploaded({ url: result.FileUrl, title: result.Title });
+      rememberName(result.FileUrl, result.Title);
       field.onChange(result.FileUrl);
       field.onBlur();
       notify('视频上传成功', { type: 'success' });
@@ -161,7 +156,7 @@ export function VideoUploadInput({ source, label }: { source: string; label: str
             <VideoCover videoUrl={url} alt="视频封面" />
           </Box>
           <Typography variant="body2" sx={{ wordBreak: 'break-all' }} data-testid="video-file-name">
-            {uploaded?.url === url ? uploaded.title : fileNameOf(url)}
+            {fileName}
           </Typography>
         </Box>
       )}

@@ -4,7 +4,6 @@ import { Alert, Chip } from '@mui/material';
 import {
   Button,
   DataTable,
-  DateInput,
   List,
   SelectInput,
   TextInput,
@@ -14,6 +13,7 @@ import {
 } from 'react-admin';
 import { auditLogResource } from '../../../schemas/auditLog';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
+import { ZhDateInput } from '../../components/ZhDateInput';
 import { fieldTitle } from '../../components/schemaFields';
 import { ZhPagination } from '../../components/ZhPagination';
 import { dayjs, formatDate } from '../../i18n/dayjs';
@@ -33,8 +33,9 @@ const ACTION_COLORS: Record<string, 'success' | 'primary' | 'error' | 'default'>
 
 // The date inputs show a day; the server gets the local day's bounds as instants, so that
 // "from the 3rd to the 5th" means the person's own days, whatever the server's time zone.
-const dayStart = (value: string) => (value ? dayjs(value).startOf('day').toISOString() : '');
-const dayEnd = (value: string) => (value ? dayjs(value).endOf('day').toISOString() : '');
+// A day still being typed filters nothing.
+const dayStart = (value: string) => (value && dayjs(value).isValid() ? dayjs(value).startOf('day').toISOString() : '');
+const dayEnd = (value: string) => (value && dayjs(value).isValid() ? dayjs(value).endOf('day').toISOString() : '');
 
 /**
  * 操作人: the members as choices (administrators may list them); entries keep the name anyway.
@@ -54,8 +55,8 @@ const filters = [
   <SelectInput key="Resource" source="Resource" label={title('Resource')} choices={RESOURCE_CHOICES} emptyText="全部" alwaysOn sx={{ minWidth: 150 }} />,
   <SelectInput key="Action" source="Action" label={title('Action')} choices={ACTION_CHOICES} emptyText="全部" alwaysOn sx={{ minWidth: 120 }} />,
   <MemberFilter key="AuCode" source="AuCode" label={title('AuName')} alwaysOn />,
-  <DateInput key="AtFrom" source="AtFrom" label="开始日期" parse={dayStart} alwaysOn />,
-  <DateInput key="AtTo" source="AtTo" label="结束日期" parse={dayEnd} alwaysOn />,
+  <ZhDateInput key="AtFrom" source="AtFrom" label="开始日期" parse={dayStart} alwaysOn sx={{ width: 170 }} />,
+  <ZhDateInput key="AtTo" source="AtTo" label="结束日期" parse={dayEnd} alwaysOn sx={{ width: 170 }} />,
   <TextInput key="RecordName" source="RecordName" label={title('RecordName')} alwaysOn />,
 ];
 

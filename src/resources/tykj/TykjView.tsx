@@ -8,6 +8,7 @@ import { ListEmpty, ListLoading } from '../../components/ListStates';
 import { LazyRichTextView as RichTextView, preloadRichTextView } from '../../components/LazyRichTextView';
 import { pathTo } from '../../components/tree/buildTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
+import { SCROLLING_TABS } from '../../components/scrollingTabs';
 import { ZhPagination } from '../../components/ZhPagination';
 import { toPageType } from '../../util/pageType';
 import { PANE_HEIGHT, SELECTED_TAB_SX } from '../article/layout';
@@ -126,9 +127,9 @@ function Tykj({ type }: { type: number }) {
           <Tabs
             value={tab}
             onChange={(_event, value: string) => choose(value)}
-            variant="scrollable"
+            {...SCROLLING_TABS}
             aria-label="统一口径分类"
-            sx={{ ...SELECTED_TAB_SX, mb: 1, flexShrink: 0 }}
+            sx={{ ...SCROLLING_TABS.sx, ...SELECTED_TAB_SX, mb: 1, flexShrink: 0 }}
           >
             {tabs.map((node) => (
               <Tab key={node.id} value={node.id} label={node.name} />

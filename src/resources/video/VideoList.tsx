@@ -1,11 +1,7 @@
 import { videoResource } from '../../../schemas/video';
-import { dayjs } from '../../i18n/dayjs';
 import { SchemaList } from '../../components/SchemaList';
 import { CategoryTabs } from '../../components/video/CategoryTabs';
-import { lazyPart, usePreloadWhenIdle } from '../../components/lazyPart';
-
-/** The dialog's inputs (Uppy, the MP4 check): fetched with the dialog, not with the list. */
-const VideoInputs = lazyPart(() => import('./VideoInputs').then((m) => m.VideoInputs));
+import { PreloadVideoDialog, videoForm } from './VideoDialog';
 
 /**
  * 视频学习编辑: a tab per category; its videos 15 a page, pinned first then newest
@@ -13,21 +9,22 @@ const VideoInputs = lazyPart(() => import('./VideoInputs').then((m) => m.VideoIn
  * created (administrators: all), through canAccess with the row; the 600px 详情 dialog.
  */
 export default function VideoList() {
-  usePreloadWhenIdle(VideoInputs);
   return (
-    <CategoryTabs>
-      {(vdtCode) => (
-        <SchemaList
-          // A new category is a new list: first page, fresh request.
-          key={vdtCode}
-          descriptor={videoResource}
-          title="视频学习编辑"
-          addLabel="添加"
-          filter={{ VdtCode: vdtCode }}
-          // A new video is dated today unless changed.
-          form={{ inputs: <VideoInputs />, createDefaults: { VdtCode: vdtCode, VdTime: dayjs().format('YYYY-MM-DD') } }}
-        />
-      )}
-    </CategoryTabs>
+    <>
+      <PreloadVideoDialog />
+      <CategoryTabs>
+        {(vdtCode) => (
+          <SchemaList
+            // A new category is a new list: first page, fresh request.
+            key={vdtCode}
+            descriptor={videoResource}
+            title="视频学习编辑"
+            addLabel="添加"
+            filter={{ VdtCode: vdtCode }}
+            form={videoForm(vdtCode)}
+          />
+        )}
+      </CategoryTabs>
+    </>
   );
 }

@@ -1,5 +1,6 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import AttachFileIcon from '@mui/icons-material/AttachFile';
+import EditIcon from '@mui/icons-material/Edit';
 import PlayCircleOutlineIcon from '@mui/icons-material/PlayCircleOutline';
 import ThumbUpOutlinedIcon from '@mui/icons-material/ThumbUpOutlined';
 import VisibilityOutlinedIcon from '@mui/icons-material/VisibilityOutlined';
@@ -22,11 +23,24 @@ export function detailsPath(video: Pick<Video, 'Id' | 'VdtCode'>): string {
   return `${pathOf('videoView/VideoDetails')}?${query.toString()}`;
 }
 
+/** A figure of the footer (点赞, 点击量): icon and text kept on one line. */
+function Figure({ label, value, icon }: { label: string; value: number | undefined; icon: ReactNode }) {
+  return (
+    <Box component="span" title={label} sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, whiteSpace: 'nowrap' }}>
+      {icon}
+      <Typography variant="body2" component="span">
+        {label} {value ?? 0}
+      </Typography>
+    </Box>
+  );
+}
+
 /**
  * A card of 在线视频: cover, name, speaker, likes, update time, 点击量, and a 讲义
- * link when the video has handouts; the card opens the video's details, 播放 plays it in a dialog.
+ * link when the video has handouts; the card opens the video's details, 播放 plays it in a dialog,
+ * 编辑 (given `onEdit`) opens the 详情 dialog.
  */
-export function VideoCard({ video }: { video: VideoRecord }) {
+export function VideoCard({ video, onEdit }: { video: VideoRecord; onEdit?: (() => void) | undefined }) {
   const files = parseFileList(video.VdEnclosure);
   const [handoutsOpen, setHandoutsOpen] = useState(false);
   const [playing, setPlaying] = useState(false);
@@ -50,22 +64,13 @@ export function VideoCard({ video }: { video: VideoRecord }) {
           </Typography>
         </CardContent>
       </CardActionArea>
-      <CardActions sx={{ px: 1.5, pt: 0, justifyContent: 'space-between' }}>
-        <Box sx={{ display: 'flex', gap: 1.5, color: 'text.secondary', alignItems: 'center' }}>
-          <Box component="span" title="点赞" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
-            <ThumbUpOutlinedIcon fontSize="small" aria-hidden />
-            <Typography variant="body2" component="span">
-              点赞 {video.VdFabulous ?? 0}
-            </Typography>
-          </Box>
-          <Box component="span" title="点击量" sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5 }}>
-            <VisibilityOutlinedIcon fontSize="small" aria-hidden />
-            <Typography variant="body2" component="span">
-              点击量 {video.VdNum ?? 0}
-            </Typography>
-          </Box>
+      {/* The buttons move under the figures when the card is too narrow for one row. */}
+      <CardActions disableSpacing sx={{ px: 1.5, pt: 0, justifyContent: 'space-between', flexWrap: 'wrap', columnGap: 1, rowGap: 0.5 }}>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 1.5, color: 'text.secondary', alignItems: 'center' }}>
+          <Figure label="点赞" value={video.VdFabulous} icon={<ThumbUpOutlinedIcon fontSize="small" aria-hidden />} />
+          <Figure label="点击量" value={video.VdNum} icon={<VisibilityOutlinedIcon fontSize="small" aria-hidden />} />
         </Box>
-        <Box sx={{ display: 'flex' }}>
+        <Box sx={{ display: 'flex', flexWrap: 'wrap', ml: 'auto', whiteSpace: 'nowrap' }}>
           <Button
             size="small"
             startIcon={<PlayCircleOutlineIcon />}
@@ -87,6 +92,11 @@ export function VideoCard({ video }: { video: VideoRecord }) {
               }}
             >
               讲义
+            </Button>
+          )}
+          {onEdit && (
+            <Button size="small" startIcon={<EditIcon />} onClick={onEdit} aria-label={`编辑 ${video.VdName}`}>
+              编辑
             </Button>
           )}
         </Box>

@@ -56,7 +56,10 @@ export default function VideoDetails() {
   const dataProvider = useDataProvider<LegacyDataProvider>();
   const canComment = useAccess('videoComment')('create');
   const details = useVideoDetails(id, vdtCode);
-  const { video, comments, list, loading, listLoading, error, listError } = details;
+  const { comments, list, loading, listLoading, error, listError } = details;
+  // The main area shows only the video the address names: while another one loads, or when
+  // opening it failed (its play count, SPEC 7), nothing of the previous video stays on screen.
+  const video = !error && details.video && Number(details.video.Id) === id ? details.video : undefined;
 
   const [commentOpen, setCommentOpen] = useState(false);
   const [handoutsOpen, setHandoutsOpen] = useState(false);
@@ -142,7 +145,17 @@ export default function VideoDetails() {
         <Box component="section" aria-label="视频" sx={{ flex: 1, minWidth: 0, width: '100%' }} aria-busy={loading}>
           {loading && <LinearProgress aria-label="视频加载中" sx={{ mb: 1 }} />}
           {error && (
-            <Alert severity="error" sx={{ mb: 2 }}>
+            <Alert
+              severity="error"
+              sx={{ mb: 2 }}
+              action={
+                Number.isInteger(id) && id > 0 ? (
+                  <Button color="inherit" size="small" onClick={details.retry}>
+                    重试
+                  </Button>
+                ) : undefined
+              }
+            >
               {error}
             </Alert>
           )}

@@ -23,6 +23,8 @@ export interface VideoDetailsState {
   reloadComments(): Promise<void>;
   /** +1 on success (no un-like). */
   like(): Promise<void>;
+  /** Opens the current video again (play count, video, comments) after a failure. */
+  retry(): void;
 }
 
 const messageOf = (error: unknown, fallback: string) =>
@@ -38,8 +40,9 @@ export function useVideoDetails(id: number, vdtCode: string, api?: DetailsApi): 
   const calls = useMemo(() => api ?? detailsApi(dataProvider), [api, dataProvider]);
 
   // Results are kept with the request they answer; "loading" is a result not yet in for the
-  // current request (no state is set synchronously in the effect).
-  const key = `${id}|${vdtCode}`;
+  // current request (no state is set synchronously in the effect). 重试 is a new request.
+  const [attempt, setAttempt] = useState(0);
+  const key = `${id}|${vdtCode}|${attempt}`;
   const valid = Number.isInteger(id) && id > 0;
   const [loaded, setLoaded] = useState<{ key: string; error?: string }>({ key: '' });
   const [video, setVideo] = useState<VideoRecord>();
@@ -105,5 +108,11 @@ export function useVideoDetails(id: number, vdtCode: string, api?: DetailsApi): 
     setVideo((v) => (v && v.Id === videoId ? { ...v, VdFabulous: (v.VdFabulous ?? 0) + 1 } : v));
   }, [calls, videoId]);
 
-  return { video, comments, list, loading, listLoading, error, listError, reloadComments, like };
+  const retry = useCallback(() => {
+    // A side list that failed is asked for again too.
+    if (listError !== undefined) listedCode.current = null;
+    setAttempt((n) => n + 1);
+  }, [listError]);
+
+  return { video, comments, list, loading, listLoading, error, listError, reloadComments, like, retry };
 }

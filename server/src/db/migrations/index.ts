@@ -7,6 +7,7 @@ import * as m003 from './003_row_counts';
 import * as m004 from './004_audit_log';
 import * as m005 from './005_member_disabled';
 import * as m006 from './006_file_lifecycle';
+import * as m007 from './007_file_names';
 
 export interface MigrationModule {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on raw tables
@@ -21,4 +22,5 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = {
   '004_audit_log': m004,
   '005_member_disabled': m005,
   '006_file_lifecycle': m006,
+  '007_file_names': m007,
 };
