@@ -36,6 +36,14 @@ export interface Screen extends ScreenDeclaration {
 /** Every screen of the app. */
 export const SCREENS: readonly Screen[] = RESOURCES.flatMap((d) => (d.screens ?? []).map((s) => ({ ...s, resource: d.resource })));
 
+/**
+ * The source file whose code a screen renders (repository-relative): a special screen's file under
+ * src/resources/, or the generated list. The app loads it on demand (src/screens.tsx).
+ */
+export function screenModule(screen: Pick<ScreenDeclaration, 'component'>): string {
+  return screen.component ? `src/resources/${screen.component}.tsx` : 'src/components/SchemaList.tsx';
+}
+
 /** One menu entry: its placement, resolved, and the screen it opens. */
 export interface MenuEntry {
   readonly label: string;

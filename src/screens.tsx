@@ -5,7 +5,7 @@
 import { Suspense, type ComponentType, type ReactElement } from 'react';
 import { Loading } from 'react-admin';
 import { matchPath } from 'react-router-dom';
-import { resourceByName, type Screen } from '../schemas/index';
+import { resourceByName, screenModule, type Screen } from '../schemas/index';
 import { RequireModule } from './access/RequireModule';
 import { lazyPart, type LazyPart } from './components/lazyPart';
 
@@ -17,7 +17,7 @@ export const SCREEN_FILES = import.meta.glob<ScreenComponent>(['./resources/**/*
 });
 
 /** The key of SCREEN_FILES of a special screen's `component` ('video/VideoList'). */
-export const screenFile = (component: string): string => `./resources/${component}.tsx`;
+export const screenFile = (component: string): string => `./${screenModule({ component }).slice('src/'.length)}`;
 
 /** The generated list: a chunk of its own too (the login page and home do not need it). */
 const SchemaList = lazyPart(() => import('./components/SchemaList').then((m) => m.SchemaList));

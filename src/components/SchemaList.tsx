@@ -7,6 +7,7 @@ import type { ListColumn, ResourceDescriptor } from '../../schemas/descriptor';
 import { FILE_URL_PATTERN } from '../../schemas/fields';
 import { useAccess } from '../access/useMember';
 import { formatDate } from '../i18n/dayjs';
+import { DeferredRows } from './DeferredRows';
 import { DeleteWithConfirm } from './DeleteWithConfirm';
 import type { DialogFormProps } from './DialogForm';
 import { lazyPart, usePreloadWhenIdle } from './lazyPart';
@@ -137,6 +138,7 @@ export function SchemaList({
   // The same element while its inputs stay: react-admin renders the list again as the session
   // settles, and the toolbar need not follow.
   const canCreate = can('create');
+  const table = <Table descriptor={descriptor} columns={columns} rowActions={rowActions} onEdit={setEditing} />;
   const toolbar = useMemo(
     () => (
       <TopToolbar>
@@ -169,7 +171,7 @@ export function SchemaList({
         // server checks every call: the list's own second check only held its request back.
         disableAuthentication
       >
-        <Table descriptor={descriptor} columns={columns} rowActions={rowActions} onEdit={setEditing} />
+        {paged ? table : <DeferredRows>{table}</DeferredRows>}
       </List>
       {editing && (
         <Suspense fallback={null}>
