@@ -26,7 +26,7 @@ import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import lighthouse, { desktopConfig, type Config } from 'lighthouse';
 import { stealSince } from './cpuSteal';
 import * as chromeLauncher from 'chrome-launcher';
-import { MENU_ENTRIES, screenModule, type MenuEntry } from '../../schemas/index';
+import { MENU_ENTRIES, screenModule } from '../../schemas/index';
 import { classifyResource } from '../../schemas/standardClassify';
 import { openDatabase, openSqlite } from '../../server/src/db/database';
 import { rebuildCounts } from '../../server/src/db/rowCounts';
@@ -74,13 +74,10 @@ interface Screen {
  */
 const FIRST_ROW_SELECTOR = '#main-content table tbody tr, #main-content ul[aria-label] > li';
 
-/** The manifest key of the code a menu entry's screen loads: its own file, or the generated list. */
-const screenSource = (entry: MenuEntry) => screenModule(entry.screen);
-
 const SCREENS: Screen[] = [
   { name: '登录', path: '/login' },
   { name: '首页', path: '/' },
-  ...MENU_ENTRIES.map((entry) => ({ name: entry.label, path: entry.to, src: screenSource(entry), main: true })),
+  ...MENU_ENTRIES.map((entry) => ({ name: entry.label, path: entry.to, src: screenModule(entry.screen), main: true })),
 ];
 
 /** Libraries loaded only where needed: which chunks carry them. */

@@ -138,7 +138,6 @@ export function SchemaList({
   // The same element while its inputs stay: react-admin renders the list again as the session
   // settles, and the toolbar need not follow.
   const canCreate = can('create');
-  const table = <Table descriptor={descriptor} columns={columns} rowActions={rowActions} onEdit={setEditing} />;
   const toolbar = useMemo(
     () => (
       <TopToolbar>
@@ -152,6 +151,7 @@ export function SchemaList({
     ),
     [actions, canCreate, addLabel],
   );
+  const table = <Table descriptor={descriptor} columns={columns} rowActions={rowActions} onEdit={setEditing} />;
 
   return (
     <>
@@ -167,8 +167,9 @@ export function SchemaList({
         // The legacy routes carry their own query (type, code): the list keeps its state in memory.
         disableSyncWithLocation
         storeKey={false}
-        // Admin (requireAuth, App.tsx) has checked the session before any screen renders, and the
-        // server checks every call: the list's own second check only held its request back.
+        // The screen's guard (RequireModule) has the member before the screen renders, a refused
+        // session (401) logs out (authProvider.checkError), and the server checks every call: the
+        // list's own second check only held its request back.
         disableAuthentication
       >
         {paged ? table : <DeferredRows>{table}</DeferredRows>}

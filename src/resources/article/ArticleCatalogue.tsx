@@ -71,7 +71,7 @@ function Catalogue({ type }: { type: number }) {
           perPage={perPage}
           disableSyncWithLocation
           storeKey={false}
-          disableAuthentication // the session is checked once, by Admin (see SchemaList)
+          disableAuthentication // the member is checked once, by the screen's guard (see SchemaList)
         >
           <ListSettled onSettled={wantTree} />
           <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>

@@ -115,7 +115,7 @@ export default function AuditLogList() {
         exporter={false}
         disableSyncWithLocation
         storeKey={false}
-        disableAuthentication // the session is checked once, by Admin (see SchemaList)
+        disableAuthentication // the member is checked once, by the screen's guard (see SchemaList)
       >
         <Table onShow={setShown} />
       </List>

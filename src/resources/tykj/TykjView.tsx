@@ -142,7 +142,7 @@ function Tykj({ type }: { type: number }) {
             perPage={tykjArticleResource.pageSize}
             disableSyncWithLocation
             storeKey={false}
-            disableAuthentication // the session is checked once, by Admin (see SchemaList)
+            disableAuthentication // the member is checked once, by the screen's guard (see SchemaList)
           >
             <Box sx={{ display: 'flex', gap: 2, flex: 1, minHeight: 0 }}>
               <Paper variant="outlined" sx={{ width: 320, flexShrink: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>

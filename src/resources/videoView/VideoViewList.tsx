@@ -53,7 +53,7 @@ function CategoryVideos({ vdtCode }: { vdtCode: string }) {
       perPage={videoResource.pageSize}
       disableSyncWithLocation
       storeKey={false}
-      disableAuthentication // the session is checked once, by Admin (see SchemaList)
+      disableAuthentication // the member is checked once, by the screen's guard (see SchemaList)
     >
       {(canCreate || can('edit')) && <PreloadVideoDialog />}
       {canCreate && (
