@@ -50,7 +50,21 @@ const HEAVY = /node_modules[\\/](@tiptap|prosemirror-[a-z-]+|ra-input-rich-text|
 const SERVER = 'http://127.0.0.1:8080';
 const SERVER_PATHS = ['/Ajax', '/Xcx1', '/Xcx3', '/files', '/upload-part', '/upload', '/docs'];
 
-export default defineConfig({
+/** The server's render of the app (src/ssr/render.tsx): `vite build --ssr`, into dist/.ssr, never served. */
+const serverRender = defineConfig({
+  plugins: [react()],
+  build: {
+    outDir: 'dist/.ssr',
+    emptyOutDir: true,
+    sourcemap: false,
+    // The entry's name changes with its content and the manifest names it: a server running while
+    // the app is rebuilt loads the new build under a new name (server/src/http/pages.ts).
+    manifest: true,
+    rolldownOptions: { output: { entryFileNames: 'render-[hash].js' } },
+  },
+});
+
+const browserApp = defineConfig({
   plugins: [react(), precompress()],
   server: {
     proxy: Object.fromEntries(SERVER_PATHS.map((p) => [p, { target: SERVER, changeOrigin: false }])),
@@ -88,3 +102,5 @@ export default defineConfig({
     },
   },
 });
+
+export default defineConfig(({ isSsrBuild }) => (isSsrBuild ? serverRender : browserApp));

@@ -34,7 +34,10 @@ if (built >= latestSource) {
 } else {
   console.log(built ? 'sources changed since the last build: rebuilding the admin app…' : 'building the admin app…');
   const vite = path.join(root, 'node_modules', 'vite', 'bin', 'vite.js');
-  const result = spawnSync(process.execPath, [vite, 'build'], { cwd: root, stdio: 'inherit' });
+  // The app for the browser, then the server's render of it (vite.config.ts).
+  const build = (args) => spawnSync(process.execPath, [vite, 'build', ...args], { cwd: root, stdio: 'inherit' });
+  let result = build([]);
+  if (result.status === 0) result = build(['--ssr', 'src/ssr/render.tsx']);
   if (result.status !== 0) {
     console.error('the admin app failed to build; see the messages above');
     process.exit(result.status ?? 1);

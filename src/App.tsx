@@ -9,7 +9,7 @@ import { AppLayout } from './layout/AppLayout';
 import { Dashboard } from './layout/Dashboard';
 import { LoginPage } from './layout/LoginPage';
 import { NotFound } from './layout/NotFound';
-import { authProvider, dataProvider, queryClient, store } from './providers';
+import type { Providers } from './providers';
 import { screenElement } from './screens';
 import { theme } from './theme';
 
@@ -24,10 +24,11 @@ const routes = SCREENS.filter((screen) => !isResourceList(screen)).map((screen) 
 ));
 
 /**
- * Rendered by a data router (main.tsx) rather than react-admin's own: the legacy paths are real
- * URLs, and react-admin's blockers (unsaved-changes warnings) need a data router.
+ * Rendered by a data router (main.tsx in the browser, ssr/render.tsx on the server) rather than
+ * react-admin's own: the legacy paths are real URLs, and react-admin's blockers (unsaved-changes
+ * warnings) need a data router.
  */
-export function App() {
+export function App({ dataProvider, authProvider, queryClient, store }: Providers) {
   return (
     <Admin
       title="知识学习后台"

@@ -1,32 +1,51 @@
 import { StrictMode, startTransition } from 'react';
-import { createRoot } from 'react-dom/client';
+import { hydrate } from '@tanstack/react-query';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { localStorageStore } from 'react-admin';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { SCREENS } from '../schemas/index';
 import { App } from './App';
-import { authProvider } from './providers';
+import { fetchJson } from './http/index';
+import { createProviders } from './providers';
 import { preloadScreen } from './screens';
+import { readPageState, storeMatches } from './ssr/pageState';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
 
-// Both leave at once: the session (our authProvider keeps the answer for react-admin and for
-// useMember) and the code of the screen at this address.
-const session = authProvider.getCurrentMember().catch(() => undefined);
+/** How long the answers a page rendered by the server carries count as fresh. */
+const SERVER_ANSWERS_FRESH_MS = 10_000;
+
+const page = readPageState();
+const providers = createProviders(localStorageStore(), fetchJson, page?.member);
+// The answers a page rendered by the server was rendered with: the takeover renders from them,
+// without asking for them again as its components mount.
+if (page) {
+  hydrate(providers.queryClient, page.queries);
+  for (const { queryKey } of page.queries.queries) providers.queryClient.setQueryDefaults(queryKey, { staleTime: SERVER_ANSWERS_FRESH_MS });
+}
+
+// Both leave at once: the code of the screen at this address and, on a page the server did not
+// render, the session (our authProvider keeps the answer for react-admin and for useMember).
 const screenCode = preloadScreen(SCREENS, window.location.pathname);
+const session = page ? undefined : providers.authProvider.getCurrentMember().catch(() => undefined);
 
-const router = createBrowserRouter([{ path: '*', element: <App /> }]);
+const router = createBrowserRouter([{ path: '*', element: <App {...providers} /> }]);
+const app = (
+  <StrictMode>
+    <RouterProvider router={router} />
+  </StrictMode>
+);
 
-// The first render waits for both (the app shell of index.html shows meanwhile): with the member
-// known, the screen renders in it and asks for its rows at once; a screen whose code is missing
-// shows its fallback, and React then holds the screen back for 300 ms after the fallback
-// appeared, however soon the code arrives. It is a transition: React renders the page in slices
-// and gives the browser its main thread between them, not in one long task.
+// Renders are transitions: React renders the page in slices and gives the browser its main thread
+// between them, not in one long task. A page the server rendered is taken over (hydrated) once its
+// screen's code is there, unless this browser's store (sidebar, list settings) differs from what
+// the server assumed: then the browser renders it anew. Otherwise the first render waits for the
+// session and the code (index.html's shell shows meanwhile): with the member known, the screen
+// renders at once and asks for its rows.
 void Promise.all([session, screenCode]).then(() =>
-  startTransition(() =>
-    createRoot(root).render(
-      <StrictMode>
-        <RouterProvider router={router} />
-      </StrictMode>,
-    ),
-  ),
+  startTransition(() => {
+    if (page && storeMatches(providers.store, page.store)) hydrateRoot(root, app);
+    else createRoot(root).render(app);
+  }),
 );

@@ -150,6 +150,8 @@ async function buildApp(): Promise<{ dist: string; modules: Map<string, string[]
     build: { outDir: dist, emptyOutDir: true, manifest: true },
     plugins: [moduleMap(modules)],
   });
+  // The server's render of the app, as `npm run build` makes it (vite.config.ts).
+  await build({ root: REPO, logLevel: 'warn', build: { ssr: 'src/ssr/render.tsx', outDir: path.join(dist, '.ssr') } });
   return { dist, modules, seconds: (Date.now() - started) / 1000 };
 }
 

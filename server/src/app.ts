@@ -122,7 +122,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const generated = config.startupWork ? await startupData(app.database, async () => app.storage, config) : {};
 
   const indexHtml = path.join(config.publicDir, 'index.html');
-  const pages = appPages();
+  const pages = appPages(app, config.publicDir);
   if (fs.existsSync(indexHtml)) {
     // wildcard: files are looked up per request, so a rebuilt app's new asset names are served
     // without a restart; a missing file falls through to the not-found handler below.
@@ -132,6 +132,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
       index: false,
       // The build writes .br and .gz copies (the `precompress` plugin of vite.config.ts): sent as they are.
       preCompressed: true,
+      // dist/.ssr (the server's render of the app) is for the server only.
+      dotfiles: 'ignore',
       cacheControl: false,
       setHeaders(res, file) {
         res.setHeader('vary', 'accept-encoding');

@@ -57,14 +57,15 @@ export function identityOf(member: CurrentMember): UserIdentity {
   return { id: member.AuCode, fullName: member.AuName, OrganizationName: member.OrganizationName };
 }
 
-export function createAuthProvider(apiUrl: string, httpClient: HttpClient = fetchJson): SessionAuthProvider {
+/** `sessionMember`: the member a page rendered by the server was rendered for (not asked again). */
+export function createAuthProvider(apiUrl: string, httpClient: HttpClient = fetchJson, sessionMember?: CurrentMember): SessionAuthProvider {
   const base = apiUrl.replace(/\/+$/, '');
   const url = (name: string) => `${base}/Ajax/${name}`;
 
   // One request in flight at most: react-admin asks for identity, permissions and access at once.
-  let member: Promise<CurrentMember> | null = null;
+  let member: Promise<CurrentMember> | null = sessionMember ? Promise.resolve(sessionMember) : null;
   // Its answer, for what renders before react-admin's own queries have it (useMember).
-  let known: CurrentMember | undefined;
+  let known: CurrentMember | undefined = sessionMember;
 
   const getCurrentMember = (): Promise<CurrentMember> => {
     if (!member) {

@@ -3,6 +3,7 @@ import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import { Avatar, Box, Chip } from '@mui/material';
 import { Button, DataTable, List, TopToolbar, useListContext, type RaRecord } from 'react-admin';
+import { PageTitle } from '../util/PageTitle';
 import type { ListColumn, ResourceDescriptor } from '../../schemas/descriptor';
 import { FILE_URL_PATTERN } from '../../schemas/fields';
 import { useAccess } from '../access/useMember';
@@ -155,9 +156,11 @@ export function SchemaList({
 
   return (
     <>
+      <PageTitle title={title} />
       <List
         resource={descriptor.resource}
-        title={title}
+        // The title is the page's own (PageTitle): the same on the server and in the takeover.
+        title={false}
         perPage={descriptor.pageSize}
         filter={schemaListFilter(filter, paged)}
         pagination={paged ? <ZhPagination /> : false}

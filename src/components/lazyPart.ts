@@ -20,6 +20,14 @@ interface Loader<T> {
   useValue: () => T;
 }
 
+/** Downloads under way, of every part: the server's render waits for them (ssr/render.tsx). */
+const downloading = new Set<Promise<unknown>>();
+
+/** The parts' downloads under way; each settles (never rejects) when its code is there or failed. */
+export function partsLoading(): Promise<unknown>[] {
+  return [...downloading];
+}
+
 function loader<T>(load: () => Promise<T>): Loader<T> {
   let current: TrackedPromise<T> | undefined;
   const preload = (): Promise<T> => {
@@ -37,6 +45,12 @@ function loader<T>(load: () => Promise<T>): Loader<T> {
         },
       );
       current = promise;
+      const settled = promise.then(
+        () => undefined,
+        () => undefined,
+      );
+      downloading.add(settled);
+      void settled.then(() => downloading.delete(settled));
     }
     return current;
   };

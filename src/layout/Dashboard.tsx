@@ -1,5 +1,5 @@
 import { Box, Card, CardActionArea, CardContent, Typography } from '@mui/material';
-import { Title } from 'react-admin';
+import { PageTitle } from '../util/PageTitle';
 import { Link } from 'react-router-dom';
 import { MENU_ENTRIES } from '../../schemas/index';
 import { canViewModule, useMember } from '../access/useMember';
@@ -11,7 +11,7 @@ export function Dashboard() {
   const entries = MENU_ENTRIES.filter((entry) => canViewModule(member, entry.module));
   return (
     <Box sx={{ p: 2 }}>
-      <Title title="首页" />
+      <PageTitle title="首页" />
       <Typography variant="h5" component="h1" gutterBottom>
         欢迎使用知识学习后台{member ? `，${member.AuName}` : ''}
       </Typography>

@@ -1,6 +1,7 @@
 import SearchOffIcon from '@mui/icons-material/SearchOff';
 import { Box, Button, Typography } from '@mui/material';
-import { Loading, Title, useAuthenticated, useDefaultTitle, useTranslate } from 'react-admin';
+import { Loading, useAuthenticated, useDefaultTitle, useTranslate } from 'react-admin';
+import { PageTitle } from '../util/PageTitle';
 import { useNavigate } from 'react-router-dom';
 
 /**
@@ -17,7 +18,7 @@ export function NotFound() {
   if (isPending) return <Loading />;
   return (
     <Box sx={{ textAlign: 'center', py: 8, px: 2 }}>
-      <Title defaultTitle={title} />
+      <PageTitle defaultTitle={title} />
       <SearchOffIcon sx={{ fontSize: 64, color: 'text.disabled' }} />
       <Typography variant="h5" component="h1" sx={{ mt: 2 }}>
         {translate('ra.page.not_found')}

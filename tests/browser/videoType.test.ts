@@ -118,7 +118,7 @@ describe('视频分类', () => {
 });
 
 describe('视频分类 loading', () => {
-  it('asks once for the session and once for the first page on a reload', async () => {
+  it('asks for neither the session nor the first page on a reload: the page comes with them', async () => {
     const { page } = s;
     await page.goto('/videoType');
     await rowOf(page, '造价业务培训').waitFor();
@@ -134,9 +134,9 @@ describe('视频分类 loading', () => {
     await page.getByText(/^共 \d+ 条$/).waitFor();
     await page.waitForLoadState('networkidle');
     page.off('request', track);
-    expect(calls.filter((p) => p === '/Ajax/GetCurrentMember')).toHaveLength(1);
-    // The first page once (the second may follow, fetched ahead: see below).
-    expect(firstPages).toBe(1);
+    // Rendered by the server with both (the second page may follow, fetched ahead: see below).
+    expect(calls.filter((p) => p === '/Ajax/GetCurrentMember')).toHaveLength(0);
+    expect(firstPages).toBe(0);
   });
 });
 

@@ -1,6 +1,7 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Box, Paper } from '@mui/material';
-import { ListBase, Title } from 'react-admin';
+import { ListBase } from 'react-admin';
+import { PageTitle } from '../../util/PageTitle';
 import { useSearchParams } from 'react-router-dom';
 import { ARTICLE_TYPES, articleResource } from '../../../schemas/standardArticle';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
@@ -101,7 +102,7 @@ export default function ArticleCatalogue() {
   const title = ARTICLE_TYPES[type] ?? '文章目录';
   return (
     <>
-      <Title title={title} />
+      <PageTitle title={title} />
       {/* Another document type is another page: its own tree, search and pages. */}
       <Catalogue key={type} type={type} />
     </>

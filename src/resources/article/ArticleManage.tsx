@@ -2,7 +2,8 @@ import { Suspense, useCallback, useState } from 'react';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import { Box, Paper, Tab, Tabs, Typography } from '@mui/material';
-import { Button, ListBase, Title, type RaRecord } from 'react-admin';
+import { Button, ListBase, type RaRecord } from 'react-admin';
+import { PageTitle } from '../../util/PageTitle';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { ARTICLE_TYPES, articleResource, tykjArticleResource } from '../../../schemas/standardArticle';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
@@ -132,7 +133,7 @@ export function ArticleManageScreen({ service }: { service: ArticleService }) {
   const title = service === 'tykj' ? '统一口径管理' : `文章目录管理 - ${ARTICLE_TYPES[type] ?? `类型 ${type}`}`;
   return (
     <Box>
-      <Title title={title} />
+      <PageTitle title={title} />
       {service === 'article' && <TypeTabs type={type} />}
       {/* A route change (even the same menu item again) resets the selection and reloads the tree. */}
       <Manage key={location.key} service={service} type={type} />

@@ -1,5 +1,6 @@
 // The article viewer's page size, remembered in a cookie for a year.
 import Cookies from 'js-cookie';
+import { readCookie } from '../../util/cookies';
 
 export const PAGE_SIZES = [8, 10, 12, 15, 20, 50] as const;
 export const DEFAULT_PAGE_SIZE = 12;
@@ -13,7 +14,7 @@ export function toPageSize(value: unknown): number {
 }
 
 export function readPageSize(): number {
-  return toPageSize(Cookies.get(PAGE_SIZE_COOKIE));
+  return toPageSize(readCookie(PAGE_SIZE_COOKIE));
 }
 
 export function savePageSize(size: number): void {

@@ -17,6 +17,7 @@ import { ZhDateInput } from '../../components/ZhDateInput';
 import { fieldTitle } from '../../components/schemaFields';
 import { ZhPagination } from '../../components/ZhPagination';
 import { dayjs, formatDate } from '../../i18n/dayjs';
+import { PageTitle } from '../../util/PageTitle';
 import { AuditDetails, TIME_FORMAT, type AuditEntryRecord } from './AuditDetails';
 import { ACTION_CHOICES, actionLabel, RESOURCE_CHOICES, resourceLabel } from './auditFormat';
 
@@ -103,9 +104,11 @@ export default function AuditLogList() {
   const [shown, setShown] = useState<Entry | null>(null);
   return (
     <>
+      <PageTitle title="操作日志" />
       <List
         resource={auditLogResource.resource}
-        title="操作日志"
+        // The title is the page's own (PageTitle): the same on the server and in the takeover.
+        title={false}
         perPage={auditLogResource.pageSize}
         filters={filters}
         actions={false}

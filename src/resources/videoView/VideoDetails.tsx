@@ -18,7 +18,8 @@ import {
   Tooltip,
   Typography,
 } from '@mui/material';
-import { Title, useDataProvider, useNotify } from 'react-admin';
+import { useDataProvider, useNotify } from 'react-admin';
+import { PageTitle } from '../../util/PageTitle';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { parseFileList } from '../../../schemas/fileList';
 import { posterUrlOf } from '../../../schemas/poster';
@@ -96,7 +97,7 @@ export default function VideoDetails() {
 
   return (
     <Box sx={{ pb: 2 }}>
-      <Title title="视频详情" />
+      <PageTitle title="视频详情" />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 1 }}>
         <Tooltip title="返回">
           <IconButton aria-label="返回" onClick={back}>

@@ -1,7 +1,8 @@
 import { useState } from 'react';
 import AddIcon from '@mui/icons-material/Add';
 import { Box } from '@mui/material';
-import { Button, ListBase, Title, TopToolbar, useListContext } from 'react-admin';
+import { Button, ListBase, TopToolbar, useListContext } from 'react-admin';
+import { PageTitle } from '../../util/PageTitle';
 import { videoResource } from '../../../schemas/video';
 import { useAccess } from '../../access/useMember';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
@@ -74,7 +75,7 @@ function CategoryVideos({ vdtCode }: { vdtCode: string }) {
 export default function VideoViewList() {
   return (
     <Box sx={{ pb: 2 }}>
-      <Title title="在线视频" />
+      <PageTitle title="在线视频" />
       <CategoryTabs>{(vdtCode) => <CategoryVideos key={vdtCode} vdtCode={vdtCode} />}</CategoryTabs>
     </Box>
   );

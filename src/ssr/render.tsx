@@ -1,0 +1,104 @@
+// The server's render of a page: the entry of the server build (`npm run build` writes it to
+// dist/.ssr, its entry named in dist/.ssr/.vite/manifest.json), loaded by server/src/http/pages.ts;
+// no code of the server imports it.
+//
+// Why: a page the browser renders itself shows its first row only once it has downloaded,
+// compiled and run the whole app (about 0.9–1.4 s on an office PC), against a 600 ms budget. The
+// server sends the page with its first rows in the HTML instead; the browser paints it at once,
+// then hydrates it (main.tsx) from the answers the page carries.
+//
+// The data a page needs is found by rendering it: every query a component asks for is in the
+// query cache after the render; the server answers those it may (through its own routes, with the
+// visitor's cookie, so every rule applies as to any call) and renders again, until nothing new is
+// asked for and no part's code is still loading. Only documented APIs: React's renderToString,
+// React Router's static handler and router, react-query's dehydrate, emotion's server extraction.
+import createCache from '@emotion/cache';
+import { CacheProvider } from '@emotion/react';
+import createEmotionServer from '@emotion/server/create-instance';
+import { dehydrate } from '@tanstack/react-query';
+import { memoryStore } from 'react-admin';
+import { renderToString } from 'react-dom/server';
+import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
+import { SCREENS } from '../../schemas/index';
+import { App } from '../App';
+import { partsLoading } from '../components/lazyPart';
+import type { HttpClient } from '../http/index';
+import { APP_LOCALE } from '../i18n/index';
+import { withRequestCookies } from '../util/cookies';
+import { createProviders } from '../providers';
+import { preloadScreen } from '../screens';
+import { askedQueries } from './askedQueries';
+import { recordingStore, STATE_ELEMENT_ID, type PageState } from './pageState';
+import { declareServerGlobals } from './serverGlobals';
+
+declareServerGlobals();
+
+/** Renders after which the page is sent with what is still missing shown as loading. */
+const MAX_RENDERS = 5;
+
+export interface RenderedPage {
+  /** The app's HTML, for the inside of #root. */
+  html: string;
+  /** emotion's `<style>` elements of that HTML, for the head. */
+  head: string;
+  /** The answers and store values it was rendered with: a JSON script element (never executed). */
+  state: string;
+  /** How many renders it took to find its data. */
+  renders: number;
+}
+
+/** JSON inside a script element: `<` escaped, so no string in it can close the element. */
+function stateElement(state: PageState): string {
+  const json = JSON.stringify(state).replace(/</g, '\\u003c');
+  return `<script type="application/json" id="${STATE_ELEMENT_ID}">${json}</script>`;
+}
+
+/**
+ * The page at `url` (path and query) for the visitor whose calls `httpClient` makes and whose
+ * request carried `cookies` (the Cookie header: screens read some while rendering); undefined
+ * when there is no session or the address is the login page (the browser renders those itself).
+ */
+export async function renderPage(url: string, httpClient: HttpClient, cookies = ''): Promise<RenderedPage | undefined> {
+  const request = new Request(new URL(url, 'http://localhost'));
+  const { pathname } = new URL(request.url);
+  if (pathname === '/login') return undefined;
+  // The browser's store is its localStorage, which the server cannot see: the server's holds
+  // nothing but the locale (set ahead: memoryStore keeps writes made before its setup, an effect,
+  // for later), and the page says what the render read (main.tsx compares).
+  const { store, reads } = recordingStore(memoryStore({ locale: APP_LOCALE }));
+  const providers = createProviders(store, httpClient);
+  let member;
+  try {
+    member = await providers.authProvider.getCurrentMember();
+  } catch {
+    return undefined;
+  }
+  await preloadScreen(SCREENS, pathname);
+
+  const handler = createStaticHandler([{ path: '*', element: <App {...providers} /> }]);
+  const context = await handler.query(request);
+  if (context instanceof Response) return undefined;
+  const router = createStaticRouter(handler.dataRoutes, context);
+  const { queryClient } = providers;
+
+  for (let renders = 1; ; renders++) {
+    // A cache per render, so that its styles are exactly those of this render's HTML. The emotion
+    // server made with it collects the styles rather than writing them into the HTML.
+    const cache = createCache({ key: 'css' });
+    const { extractCriticalToChunks, constructStyleTagsFromChunks } = createEmotionServer(cache);
+    const html = withRequestCookies(cookies, () =>
+      renderToString(
+        <CacheProvider value={cache}>
+          <StaticRouterProvider router={router} context={context} hydrate={false} />
+        </CacheProvider>,
+      ),
+    );
+    const asked = askedQueries(queryClient);
+    const loading = partsLoading();
+    if ((asked.length === 0 && loading.length === 0) || renders === MAX_RENDERS) {
+      const head = constructStyleTagsFromChunks(extractCriticalToChunks(html));
+      return { html, head, renders, state: stateElement({ member, queries: dehydrate(queryClient), store: Object.fromEntries(reads) }) };
+    }
+    await Promise.allSettled([...asked.map((query) => queryClient.prefetchQuery(query)), ...loading]);
+  }
+}

@@ -1,0 +1,103 @@
+// Pages rendered by the server: a member's page arrives with its first rows in the HTML, and the
+// browser takes it over (hydrates it) without a mismatch and without asking again for what the page
+// carries; a browser whose store differs from what the server assumed renders the page itself.
+import { request as playwrightRequest, type Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PASSWORD, login, rowOf, useBrowserSuite } from './helpers';
+
+const s = useBrowserSuite();
+
+beforeAll(async () => {
+  await login(s.page, 'admin', ADMIN_PASSWORD);
+});
+
+/** Loads `path` and answers the page's errors (uncaught, or React's reports) and the calls it made. */
+async function load(page: Page, path: string, shown: (page: Page) => Promise<unknown>): Promise<{ errors: string[]; calls: string[] }> {
+  const errors: string[] = [];
+  const calls: string[] = [];
+  const onError = (error: Error) => errors.push(error.message);
+  const onConsole = (message: { type(): string; text(): string }) => {
+    if (message.type() === 'error') errors.push(message.text());
+  };
+  const onRequest = (request: { url(): string }) => {
+    const { pathname } = new URL(request.url());
+    if (/^\/(Ajax|Xcx1|Xcx3)\//.test(pathname)) calls.push(pathname);
+  };
+  page.on('pageerror', onError);
+  page.on('console', onConsole);
+  page.on('request', onRequest);
+  try {
+    await page.goto(path);
+    await shown(page);
+    // Taken over: the page's title is the browser's (PageTitle), and the app answers clicks.
+    await page.waitForLoadState('networkidle');
+    return { errors, calls };
+  } finally {
+    page.off('pageerror', onError);
+    page.off('console', onConsole);
+    page.off('request', onRequest);
+  }
+}
+
+const appBarTitle = (page: Page, title: string) => page.locator('#react-admin-title').getByText(title, { exact: true }).waitFor();
+
+describe('pages rendered by the server', () => {
+  it("send a member's page with its first rows in the HTML, and a visitor without a session the page as built", async () => {
+    const withSession = await s.context.request.get('/videoType');
+    const html = await withSession.text();
+    expect(html).toContain('造价业务培训');
+    expect(html).toContain('id="page-state"');
+    expect(withSession.headers()['cache-control']).toBe('private, no-store');
+
+    const anonymous = await playwrightRequest.newContext({ baseURL: s.server.url });
+    const plain = await (await anonymous.get('/videoType')).text();
+    await anonymous.dispose();
+    expect(plain).not.toContain('造价业务培训');
+    expect(plain).not.toContain('page-state');
+  });
+
+  it('never serve the server render itself', async () => {
+    const manifest = await (await s.context.request.get('/.ssr/.vite/manifest.json')).text();
+    expect(manifest).not.toContain('isEntry');
+  });
+
+  const screens: { path: string; title: string; shown: (page: Page) => Promise<unknown> }[] = [
+    { path: '/videoType', title: '视频分类', shown: (page) => rowOf(page, '造价业务培训').waitFor() },
+    { path: '/Knowledge/VideoView', title: '在线视频', shown: (page) => page.locator('.MuiCard-root').first().waitFor() },
+    { path: '/Knowledge/TYKJ', title: '统一口径', shown: (page) => page.getByRole('search').waitFor() },
+    { path: '/Knowledge/Article/Catalogue', title: '标准图集', shown: (page) => page.getByRole('search').waitFor() },
+    { path: '/member', title: '成员管理', shown: (page) => rowOf(page, 'admin').waitFor() },
+    { path: '/useweb', title: '常用网站管理', shown: (page) => page.locator('tbody tr').first().waitFor() },
+    { path: '/', title: '首页', shown: (page) => page.getByRole('main').waitFor() },
+  ];
+  for (const screen of screens) {
+    it(`are taken over by the browser without an error: ${screen.title}`, async () => {
+      const { errors } = await load(s.page, screen.path, screen.shown);
+      await appBarTitle(s.page, screen.title);
+      expect(errors).toEqual([]);
+    });
+  }
+
+  it('are taken over without asking again for the session or the rows they carry, and then work', async () => {
+    const { errors, calls } = await load(s.page, '/videoType', (page) => rowOf(page, '造价业务培训').waitFor());
+    expect(errors).toEqual([]);
+    expect(calls).toEqual([]);
+    await appBarTitle(s.page, '视频分类');
+    await s.page.getByRole('button', { name: '添加' }).click();
+    await s.page.getByRole('dialog').waitFor();
+    await s.page.keyboard.press('Escape');
+  });
+
+  it('are rendered by the browser itself where its store differs from what the server assumed (a narrowed sidebar)', async () => {
+    await s.page.evaluate(() => localStorage.setItem('RaStore.sidebar.open', 'false'));
+    try {
+      const { errors } = await load(s.page, '/videoType', (page) => rowOf(page, '造价业务培训').waitFor());
+      expect(errors).toEqual([]);
+      await appBarTitle(s.page, '视频分类');
+      // The sidebar as this browser keeps it: narrowed, its entries' names not shown.
+      await expect.poll(() => s.page.getByRole('menuitem', { name: '视频分类' }).getByText('视频分类', { exact: true }).isVisible()).toBe(false);
+    } finally {
+      await s.page.evaluate(() => localStorage.removeItem('RaStore.sidebar.open'));
+    }
+  });
+});
