@@ -53,6 +53,9 @@ const SERVER_PATHS = ['/Ajax', '/Xcx1', '/Xcx3', '/files', '/upload-part', '/upl
 /** The server's render of the app (src/ssr/render.tsx): `vite build --ssr`, into dist/.ssr, never served. */
 const serverRender = defineConfig({
   plugins: [react()],
+  // Every library inside the build: it runs wherever the app's build is put (PUBLIC_DIR), with no
+  // node_modules beside it.
+  ssr: { noExternal: true },
   build: {
     outDir: 'dist/.ssr',
     emptyOutDir: true,
