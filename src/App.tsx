@@ -9,6 +9,7 @@ import { AppLayout } from './layout/AppLayout';
 import { Dashboard } from './layout/Dashboard';
 import { LoginPage } from './layout/LoginPage';
 import { NotFound } from './layout/NotFound';
+import { APP_TITLE } from './navigation';
 import type { Providers } from './providers';
 import { screenElement } from './screens';
 import { theme } from './theme';
@@ -31,7 +32,7 @@ const routes = SCREENS.filter((screen) => !isResourceList(screen)).map((screen) 
 export function App({ dataProvider, authProvider, queryClient, store }: Providers) {
   return (
     <Admin
-      title="知识学习后台"
+      title={APP_TITLE}
       dataProvider={dataProvider}
       authProvider={authProvider}
       i18nProvider={i18nProvider}

@@ -3,7 +3,6 @@ import { hydrate } from '@tanstack/react-query';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { localStorageStore } from 'react-admin';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
-import { SCREENS } from '../schemas/index';
 import { App } from './App';
 import { fetchJson } from './http/index';
 import { createProviders } from './providers';
@@ -27,7 +26,7 @@ if (page) {
 
 // Both leave at once: the code of the screen at this address and, on a page the server did not
 // render, the session (our authProvider keeps the answer for react-admin and for useMember).
-const screenCode = preloadScreen(SCREENS, window.location.pathname);
+const screenCode = preloadScreen(window.location.pathname);
 const session = page ? undefined : providers.authProvider.getCurrentMember().catch(() => undefined);
 
 const router = createBrowserRouter([{ path: '*', element: <App {...providers} /> }]);

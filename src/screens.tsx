@@ -4,10 +4,10 @@
 // `props`; any other is the generated list of its resource. Either sits behind its module's guard.
 import { Suspense, type ComponentType, type ReactElement } from 'react';
 import { Loading } from 'react-admin';
-import { matchPath } from 'react-router-dom';
 import { resourceByName, screenModule, type Screen } from '../schemas/index';
 import { RequireModule } from './access/RequireModule';
 import { lazyPart, type LazyPart } from './components/lazyPart';
+import { screenAt } from './navigation';
 
 type ScreenComponent = ComponentType<Record<string, unknown>>;
 
@@ -43,7 +43,7 @@ function content(screen: Screen): ReactElement {
   }
   const descriptor = resourceByName(screen.resource);
   if (!descriptor) throw new Error(`screen ${screen.path}: no resource ${screen.resource}`);
-  return <SchemaList descriptor={descriptor} title={screen.label} addLabel="添加" />;
+  return <SchemaList descriptor={descriptor} addLabel="添加" />;
 }
 
 /** The route element of a screen: its module's guard (无权限 without view code 2), then the screen. */
@@ -59,8 +59,8 @@ export function screenElement(screen: Screen): ReactElement {
  * Downloads the code of the screen at `pathname` (a deep link, a reload) alongside the session
  * check, rather than once the session is known and the screen renders. Settles when it is there.
  */
-export function preloadScreen(screens: readonly Screen[], pathname: string): Promise<void> {
-  const screen = screens.find((s) => matchPath(s.path, pathname)) ?? screens.find((s) => matchPath(`${s.path}/*`, pathname));
+export function preloadScreen(pathname: string): Promise<void> {
+  const screen = screenAt(pathname);
   if (!screen) return Promise.resolve();
   // A failed download shows the error page when the screen renders; rendering retries it.
   return (screen.component ? partOf(screen.component) : SchemaList).preload().then(

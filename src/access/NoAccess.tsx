@@ -1,13 +1,11 @@
 import LockOutlinedIcon from '@mui/icons-material/LockOutlined';
 import { Box, Button, Typography } from '@mui/material';
-import { PageTitle } from '../util/PageTitle';
 import { Link } from 'react-router-dom';
 
 /** Shown for a deep link to a screen the member may not view: a page, never a redirect loop. */
 export function NoAccess() {
   return (
     <Box role="alert" sx={{ textAlign: 'center', py: 8, px: 2 }}>
-      <PageTitle title="无权限" />
       <LockOutlinedIcon sx={{ fontSize: 64, color: 'text.disabled' }} />
       <Typography variant="h5" component="h1" sx={{ mt: 2 }}>
         无权限

@@ -3,7 +3,6 @@ import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import { Avatar, Box, Chip } from '@mui/material';
 import { Button, DataTable, List, TopToolbar, useListContext, type RaRecord } from 'react-admin';
-import { PageTitle } from '../util/PageTitle';
 import type { ListColumn, ResourceDescriptor } from '../../schemas/descriptor';
 import { FILE_URL_PATTERN } from '../../schemas/fields';
 import { useAccess } from '../access/useMember';
@@ -58,8 +57,6 @@ export function renderCell(descriptor: ResourceDescriptor, column: ListColumn, r
 
 export interface SchemaListProps {
   descriptor: ResourceDescriptor;
-  /** Page title (app bar). */
-  title: string;
   /** Permanent list filters (parent code, page type…). */
   filter?: Record<string, unknown>;
   /** Columns; default the descriptor's listColumns. */
@@ -123,7 +120,6 @@ function Table({ descriptor, columns, rowActions, onEdit }: {
  */
 export function SchemaList({
   descriptor,
-  title,
   filter,
   columns = descriptor.listColumns,
   actions,
@@ -156,10 +152,9 @@ export function SchemaList({
 
   return (
     <>
-      <PageTitle title={title} />
       <List
         resource={descriptor.resource}
-        // The title is the page's own (PageTitle): the same on the server and in the takeover.
+        // The page's title is the app bar's (ScreenTitle), from the screen's declaration.
         title={false}
         perPage={descriptor.pageSize}
         filter={schemaListFilter(filter, paged)}

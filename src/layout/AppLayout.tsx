@@ -2,10 +2,11 @@ import { memo, useDeferredValue, useState } from 'react';
 import { AppBar, Layout, Logout, Sidebar, UserMenu, type AppBarProps, type LayoutProps, type SidebarProps } from 'react-admin';
 import { AppMenu } from './AppMenu';
 import { ChangePasswordDialog, ChangePasswordMenuItem } from './ChangePassword';
+import { ScreenTitle } from './ScreenTitle';
 
 /**
  * The app bar stays in place (a back office's title and user menu are as well kept in view); it
- * shows the page's title (react-admin's Title) and the user menu with 修改密码 and 登出. The dialog
+ * shows the page's title (ScreenTitle) and the user menu with 修改密码 and 登出. The dialog
  * lives here, not in the menu: the menu's items are unmounted once it closes. Memoised: react-admin
  * re-renders the layout as the session's queries settle, which does not change the bar.
  */
@@ -30,7 +31,9 @@ const AppTopBar = memo(function AppTopBar(props: AppBarProps) {
             false
           )
         }
-      />
+      >
+        <ScreenTitle />
+      </AppBar>
       {changingPassword && <ChangePasswordDialog onClose={() => setChangingPassword(false)} />}
     </>
   );

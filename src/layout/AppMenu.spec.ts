@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MENU_ENTRIES, type MenuEntry } from '../../schemas/index';
 import { canViewModule } from '../access/useMember';
-import { isCurrent } from './AppMenu';
+import { isCurrent } from '../navigation';
 
 const entry = (label: string): MenuEntry => {
   const found = MENU_ENTRIES.find((e) => e.label === label);

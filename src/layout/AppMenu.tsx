@@ -1,26 +1,11 @@
-import { memo, useDeferredValue } from 'react';
+import { memo } from 'react';
 import { ListItemIcon, ListItemText, ListSubheader, MenuItem, Tooltip } from '@mui/material';
 import { Menu, useSidebarState } from 'react-admin';
-import { Link, useLocation, type Location } from 'react-router-dom';
+import { Link, useLocation } from 'react-router-dom';
 import { MENU_GROUPS, type MenuEntry } from '../../schemas/index';
 import { canViewModule, useMember } from '../access/useMember';
+import { isCurrent } from '../navigation';
 import { MenuIcon } from './menuIcons';
-
-const under = (pathname: string, prefix: string) => pathname === prefix || pathname.startsWith(`${prefix}/`);
-
-/**
- * react-admin's MenuItemLink matches the path only, so the four catalogues (same path, another
- * `type`) would all light up: the current entry is decided here, query included.
- */
-export function isCurrent(entry: Pick<MenuEntry, 'to' | 'match'>, location: Pick<Location, 'pathname' | 'search'>): boolean {
-  if (entry.match?.some((p) => under(location.pathname, p))) return true;
-  const target = new URL(entry.to, 'http://app');
-  // Exact path: /Knowledge/TYKJ must not light up on /Knowledge/TYKJ/ClassifyManage.
-  if (location.pathname !== target.pathname) return false;
-  const query = new URLSearchParams(location.search);
-  // A missing `type` means type 0, as on the legacy routes.
-  return [...target.searchParams].every(([k, v]) => (query.get(k) ?? '0') === v);
-}
 
 /**
  * One entry. Memoised, as the menu is: react-admin re-renders the layout as the session's queries
@@ -51,11 +36,9 @@ const AppMenuItem = memo(function AppMenuItem({ entry, open }: { entry: MenuEntr
 export const AppMenu = memo(function AppMenu() {
   const { member } = useMember();
   const [open] = useSidebarState();
-  // The entries (most of the layout's components) render after the screen, in a render React may
-  // interrupt: the first render of a page is the screen's, not the menu's.
-  const entriesShown = useDeferredValue(true, false);
-  // MUI's MenuList wants its items as direct children (no Fragments): one flat array.
-  const items = (entriesShown ? MENU_GROUPS : []).flatMap((group) => {
+  // MUI's MenuList wants its items as direct children (no Fragments): one flat array. The entries
+  // render with the page (a page the server renders arrives with its menu, painted at once).
+  const items = MENU_GROUPS.flatMap((group) => {
     const entries = group.entries.filter((entry) => canViewModule(member, entry.module));
     if (entries.length === 0) return [];
     // A group of one entry of the same name needs no heading.
@@ -73,7 +56,7 @@ export const AppMenu = memo(function AppMenu() {
   });
   return (
     <Menu>
-      {entriesShown && <Menu.DashboardItem primaryText="首页" />}
+      <Menu.DashboardItem primaryText="首页" />
       {items}
     </Menu>
   );

@@ -1,8 +1,8 @@
 import { Box, Card, CardActionArea, CardContent, Typography } from '@mui/material';
-import { PageTitle } from '../util/PageTitle';
 import { Link } from 'react-router-dom';
 import { MENU_ENTRIES } from '../../schemas/index';
 import { canViewModule, useMember } from '../access/useMember';
+import { APP_TITLE } from '../navigation';
 import { MenuIcon } from './menuIcons';
 
 /** Home: a greeting and the menu's entries this member may open. */
@@ -11,9 +11,8 @@ export function Dashboard() {
   const entries = MENU_ENTRIES.filter((entry) => canViewModule(member, entry.module));
   return (
     <Box sx={{ p: 2 }}>
-      <PageTitle title="首页" />
       <Typography variant="h5" component="h1" gutterBottom>
-        欢迎使用知识学习后台{member ? `，${member.AuName}` : ''}
+        欢迎使用{APP_TITLE}{member ? `，${member.AuName}` : ''}
       </Typography>
       {member && entries.length === 0 && (
         <Typography color="text.secondary">您还没有任何模块的权限，请联系管理员分配权限。</Typography>

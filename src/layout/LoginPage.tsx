@@ -1,6 +1,7 @@
 import { Typography } from '@mui/material';
 import { Login, LoginForm } from 'react-admin';
 import { useLocation } from 'react-router-dom';
+import { APP_TITLE } from '../navigation';
 import { safeAfterLoginPath } from './safeRedirect';
 
 /**
@@ -14,7 +15,7 @@ export function LoginPage() {
   return (
     <Login>
       <Typography variant="h6" component="h1" align="center" sx={{ mb: 1 }}>
-        知识学习后台
+        {APP_TITLE}
       </Typography>
       <LoginForm redirectTo={redirectTo} />
     </Login>

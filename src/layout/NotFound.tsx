@@ -1,7 +1,6 @@
 import SearchOffIcon from '@mui/icons-material/SearchOff';
 import { Box, Button, Typography } from '@mui/material';
-import { Loading, useAuthenticated, useDefaultTitle, useTranslate } from 'react-admin';
-import { PageTitle } from '../util/PageTitle';
+import { Loading, useAuthenticated, useTranslate } from 'react-admin';
 import { useNavigate } from 'react-router-dom';
 
 /**
@@ -12,13 +11,11 @@ import { useNavigate } from 'react-router-dom';
 export function NotFound() {
   const translate = useTranslate();
   const navigate = useNavigate();
-  const title = useDefaultTitle();
   // As react-admin's page: an unknown path asks for a session like any other.
   const { isPending } = useAuthenticated();
   if (isPending) return <Loading />;
   return (
     <Box sx={{ textAlign: 'center', py: 8, px: 2 }}>
-      <PageTitle defaultTitle={title} />
       <SearchOffIcon sx={{ fontSize: 64, color: 'text.disabled' }} />
       <Typography variant="h5" component="h1" sx={{ mt: 2 }}>
         {translate('ra.page.not_found')}

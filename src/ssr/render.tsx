@@ -19,7 +19,6 @@ import { dehydrate } from '@tanstack/react-query';
 import { memoryStore } from 'react-admin';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
-import { SCREENS } from '../../schemas/index';
 import { App } from '../App';
 import { partsLoading } from '../components/lazyPart';
 import type { HttpClient } from '../http/index';
@@ -27,9 +26,8 @@ import { APP_LOCALE } from '../i18n/index';
 import { withRequestCookies } from '../util/cookies';
 import { createProviders } from '../providers';
 import { preloadScreen } from '../screens';
-import { askedQueries } from './askedQueries';
+import { askedQueries, declareServerGlobals } from './libraryReaches';
 import { recordingStore, STATE_ELEMENT_ID, type PageState } from './pageState';
-import { declareServerGlobals } from './serverGlobals';
 
 declareServerGlobals();
 
@@ -73,7 +71,7 @@ export async function renderPage(url: string, httpClient: HttpClient, cookies = 
   } catch {
     return undefined;
   }
-  await preloadScreen(SCREENS, pathname);
+  await preloadScreen(pathname);
 
   const handler = createStaticHandler([{ path: '*', element: <App {...providers} /> }]);
   const context = await handler.query(request);
@@ -81,11 +79,12 @@ export async function renderPage(url: string, httpClient: HttpClient, cookies = 
   const router = createStaticRouter(handler.dataRoutes, context);
   const { queryClient } = providers;
 
+  // One style cache for the page's renders: each style is serialised once. The emotion server made
+  // with it collects the styles rather than writing them into the HTML, and extracts only those
+  // the final HTML names.
+  const cache = createCache({ key: 'css' });
+  const { extractCriticalToChunks, constructStyleTagsFromChunks } = createEmotionServer(cache);
   for (let renders = 1; ; renders++) {
-    // A cache per render, so that its styles are exactly those of this render's HTML. The emotion
-    // server made with it collects the styles rather than writing them into the HTML.
-    const cache = createCache({ key: 'css' });
-    const { extractCriticalToChunks, constructStyleTagsFromChunks } = createEmotionServer(cache);
     const html = withRequestCookies(cookies, () =>
       renderToString(
         <CacheProvider value={cache}>

@@ -2,9 +2,9 @@
 // bookmark or a shared link opens it: a deep link loads its screen, a reload keeps it, an unknown
 // path shows the 404 page inside the app, and a member sees exactly what its modules allow.
 import type { Page } from 'playwright-core';
-import { matchPath } from 'react-router-dom';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MENU_ENTRIES, SCREENS, type Screen } from '../../schemas/index';
+import { APP_TITLE, screenAt } from '../../src/navigation';
 import { ADMIN_PASSWORD, createMember, login, logout, UI_TIMEOUT, useBrowserSuite, type MemberLogin } from './helpers';
 
 const s = useBrowserSuite();
@@ -12,13 +12,7 @@ const s = useBrowserSuite();
 /** The title react-admin's app bar shows (the page's Title). */
 const appBarTitle = (page: Page) => page.locator('#react-admin-title').innerText();
 
-/** The title of the app itself: what the 404 page shows in the app bar. */
-const APP_TITLE = '知识学习后台';
-
-const screenAt = (url: string): Screen | undefined => {
-  const { pathname } = new URL(url, 'http://app');
-  return SCREENS.find((screen) => matchPath(screen.path, pathname)) ?? SCREENS.find((screen) => matchPath(`${screen.path}/*`, pathname));
-};
+const screenAtUrl = (url: string): Screen | undefined => screenAt(new URL(url, 'http://app').pathname);
 
 /**
  * Opens `url` as a new page load and waits for its screen: a title of its own in the app bar, not
@@ -53,8 +47,8 @@ describe('every screen as the administrator', () => {
     const { page } = s;
     problems.length = 0;
     const title = await openScreen(page, entry.to);
-    // A generated list is titled by its screen's label; a special screen may say more (its type).
-    if (!entry.screen.component) expect(title).toBe(entry.screen.label);
+    // Titled as declared: the entry's label (a catalogue's names its document type).
+    expect(title).toBe(entry.label);
     await expect(currentEntries(page)).resolves.toEqual([entry.label]);
     for (const href of await page.locator('#main-content a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!))) links.add(href);
 
@@ -80,9 +74,10 @@ describe('every screen as the administrator', () => {
     '%s (no menu entry): reached by a link of another screen, a deep link to it loads it',
     async (_path, screen) => {
       problems.length = 0;
-      const link = [...links].find((href) => screenAt(href) === screen);
+      const link = [...links].find((href) => screenAtUrl(href) === screen);
       expect(link, `a link to ${screen.path} among ${[...links].join(', ')}`).toBeDefined();
       const title = await openScreen(s.page, link!);
+      expect(title).toBe(screen.label);
       await s.page.reload();
       await expect.poll(() => appBarTitle(s.page), { timeout: UI_TIMEOUT }).toBe(title);
       expect(problems).toEqual([]);

@@ -29,7 +29,7 @@ async function load(page: Page, path: string, shown: (page: Page) => Promise<unk
   try {
     await page.goto(path);
     await shown(page);
-    // Taken over: the page's title is the browser's (PageTitle), and the app answers clicks.
+    // Taken over: the app answers clicks once the page's requests have settled.
     await page.waitForLoadState('networkidle');
     return { errors, calls };
   } finally {
@@ -54,6 +54,13 @@ describe('pages rendered by the server', () => {
     await anonymous.dispose();
     expect(plain).not.toContain('造价业务培训');
     expect(plain).not.toContain('page-state');
+  });
+
+  it("send a member's page with its title and menu in the HTML, painted before any script runs", async () => {
+    const html = await (await s.context.request.get('/Knowledge/Article/Catalogue?type=1')).text();
+    const root = html.slice(html.indexOf('<div id="root">'));
+    expect(root).toMatch(/id="react-admin-title"[^>]*>法律法规</);
+    for (const entry of ['视频分类', '标准图集', '常用网站管理', '成员管理']) expect(root).toContain(`>${entry}<`);
   });
 
   it('never serve the server render itself', async () => {

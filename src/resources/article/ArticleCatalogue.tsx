@@ -1,9 +1,8 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Box, Paper } from '@mui/material';
 import { ListBase } from 'react-admin';
-import { PageTitle } from '../../util/PageTitle';
 import { useSearchParams } from 'react-router-dom';
-import { ARTICLE_TYPES, articleResource } from '../../../schemas/standardArticle';
+import { articleResource } from '../../../schemas/standardArticle';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
 import { LazyCategoryTree as CategoryTree } from '../../components/tree/LazyCategoryTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
@@ -99,10 +98,8 @@ function Catalogue({ type }: { type: number }) {
 export default function ArticleCatalogue() {
   const [params] = useSearchParams();
   const type = toPageType(params.get('type'));
-  const title = ARTICLE_TYPES[type] ?? '文章目录';
   return (
     <>
-      <PageTitle title={title} />
       {/* Another document type is another page: its own tree, search and pages. */}
       <Catalogue key={type} type={type} />
     </>

@@ -3,7 +3,6 @@ import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import { Box, Paper, Tab, Tabs, Typography } from '@mui/material';
 import { Button, ListBase, type RaRecord } from 'react-admin';
-import { PageTitle } from '../../util/PageTitle';
 import { Link, useLocation, useSearchParams } from 'react-router-dom';
 import { ARTICLE_TYPES, articleResource, tykjArticleResource } from '../../../schemas/standardArticle';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
@@ -130,10 +129,8 @@ export function ArticleManageScreen({ service }: { service: ArticleService }) {
   const [params] = useSearchParams();
   const location = useLocation();
   const type = toPageType(params.get('type'));
-  const title = service === 'tykj' ? '统一口径管理' : `文章目录管理 - ${ARTICLE_TYPES[type] ?? `类型 ${type}`}`;
   return (
     <Box>
-      <PageTitle title={title} />
       {service === 'article' && <TypeTabs type={type} />}
       {/* A route change (even the same menu item again) resets the selection and reloads the tree. */}
       <Manage key={location.key} service={service} type={type} />

@@ -17,7 +17,6 @@ import { ZhDateInput } from '../../components/ZhDateInput';
 import { fieldTitle } from '../../components/schemaFields';
 import { ZhPagination } from '../../components/ZhPagination';
 import { dayjs, formatDate } from '../../i18n/dayjs';
-import { PageTitle } from '../../util/PageTitle';
 import { AuditDetails, TIME_FORMAT, type AuditEntryRecord } from './AuditDetails';
 import { ACTION_CHOICES, actionLabel, RESOURCE_CHOICES, resourceLabel } from './auditFormat';
 
@@ -104,10 +103,9 @@ export default function AuditLogList() {
   const [shown, setShown] = useState<Entry | null>(null);
   return (
     <>
-      <PageTitle title="操作日志" />
       <List
         resource={auditLogResource.resource}
-        // The title is the page's own (PageTitle): the same on the server and in the takeover.
+        // The page's title is the app bar's (ScreenTitle), from the screen's declaration.
         title={false}
         perPage={auditLogResource.pageSize}
         filters={filters}

@@ -68,7 +68,6 @@ export default function ClassifyManage({ service }: { service: ClassifyService }
     return navigate(rest ? `${location.pathname}?${rest}` : location.pathname, { replace: true });
   };
 
-  const typeName = service === 'tykj' ? '统一口径' : (ARTICLE_TYPES[type] ?? `类型 ${type}`);
   return (
     <Box>
       <TypeTabs service={service} type={type} />
@@ -76,7 +75,6 @@ export default function ClassifyManage({ service }: { service: ClassifyService }
         // A new route (type, parent) is a new list: first page, fresh request.
         key={`${descriptor.resource}:${type}:${code}`}
         descriptor={descriptor}
-        title={`分类管理 - ${typeName}`}
         filter={{ ScFatherCode: code, type }}
         actions={
           isChild && (

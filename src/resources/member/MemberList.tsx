@@ -21,7 +21,6 @@ export default function MemberList() {
   return (
     <SchemaList
       descriptor={memberResource}
-      title="成员管理"
       form={{ inputs: <MemberInputs />, transform: dropEmptyPassword, createDefaults: { Modules: {} } }}
     />
   );

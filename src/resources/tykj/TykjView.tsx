@@ -1,7 +1,6 @@
 import { useCallback, useMemo, useState } from 'react';
 import { Alert, Box, Divider, List, ListItem, ListItemButton, ListItemText, Paper, Tab, Tabs, Typography } from '@mui/material';
 import { ListBase, useGetOne, useListContext, type RaRecord } from 'react-admin';
-import { PageTitle } from '../../util/PageTitle';
 import { useSearchParams } from 'react-router-dom';
 import { tykjArticleResource } from '../../../schemas/standardArticle';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
@@ -169,7 +168,6 @@ export default function TykjView() {
   const type = toPageType(params.get('type'));
   return (
     <>
-      <PageTitle title="统一口径" />
       <Tykj key={type} type={type} />
     </>
   );

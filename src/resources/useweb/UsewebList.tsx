@@ -35,7 +35,6 @@ export default function UsewebList() {
   return (
     <SchemaList
       descriptor={usewebResource}
-      title="常用网站管理"
       paged={false}
       form={{ inputs }}
       actions={

@@ -21,7 +21,6 @@ import { CSS } from '@dnd-kit/utilities';
 import DragIndicatorIcon from '@mui/icons-material/DragIndicator';
 import { Alert, Box, Button, Card, List, ListItem, ListItemIcon, ListItemText, Stack } from '@mui/material';
 import { useDataProvider, useGetList, useNotify, type RaRecord } from 'react-admin';
-import { PageTitle } from '../../util/PageTitle';
 import type { Useweb } from '../../../schemas/types';
 import { usewebResource } from '../../../schemas/useweb';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
@@ -173,7 +172,6 @@ export function UsewebSort({ onLeave }: { onLeave: (saved: boolean) => void }) {
   }, { refetchOnWindowFocus: false });
   return (
     <Box>
-      <PageTitle title="常用网站管理" />
       {isPending ? (
         <ListLoading />
       ) : error ? (

@@ -18,7 +18,6 @@ export default function VideoList() {
             // A new category is a new list: first page, fresh request.
             key={vdtCode}
             descriptor={videoResource}
-            title="视频学习编辑"
             addLabel="添加"
             filter={{ VdtCode: vdtCode }}
             form={videoForm(vdtCode)}

@@ -19,7 +19,6 @@ import {
   Typography,
 } from '@mui/material';
 import { useDataProvider, useNotify } from 'react-admin';
-import { PageTitle } from '../../util/PageTitle';
 import { useLocation, useNavigate, useSearchParams } from 'react-router-dom';
 import { parseFileList } from '../../../schemas/fileList';
 import { posterUrlOf } from '../../../schemas/poster';
@@ -97,7 +96,6 @@ export default function VideoDetails() {
 
   return (
     <Box sx={{ pb: 2 }}>
-      <PageTitle title="视频详情" />
       <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, py: 1 }}>
         <Tooltip title="返回">
           <IconButton aria-label="返回" onClick={back}>

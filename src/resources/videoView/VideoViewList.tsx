@@ -2,7 +2,6 @@ import { useState } from 'react';
 import AddIcon from '@mui/icons-material/Add';
 import { Box } from '@mui/material';
 import { Button, ListBase, TopToolbar, useListContext } from 'react-admin';
-import { PageTitle } from '../../util/PageTitle';
 import { videoResource } from '../../../schemas/video';
 import { useAccess } from '../../access/useMember';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
@@ -75,7 +74,6 @@ function CategoryVideos({ vdtCode }: { vdtCode: string }) {
 export default function VideoViewList() {
   return (
     <Box sx={{ pb: 2 }}>
-      <PageTitle title="在线视频" />
       <CategoryTabs>{(vdtCode) => <CategoryVideos key={vdtCode} vdtCode={vdtCode} />}</CategoryTabs>
     </Box>
   );

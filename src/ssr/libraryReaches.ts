@@ -1,6 +1,11 @@
-// The one place that reads react-query's cached queries beyond their documented surface: which
-// queries a server render asked for, and how to answer them (askedQueries.spec.tsx fails by name
-// when react-query stops keeping `queryFn` or `enabled` on a query built for a component).
+// The server render's only reliance on its libraries beyond their documented surface, both here so
+// that an upgrade has one file to check; libraryReaches.spec.tsx fails by name when either changes.
+//
+// 1. react-query: which queries a render asked for, and how to answer them. A component's query
+//    keeps the options it was built with (`queryFn`, `enabled`) on the cached query.
+// 2. react-admin: its Layout renders the preferences Inspector, which reads
+//    `document?.body.clientWidth` while rendering; optional chaining on a name Node does not
+//    declare throws.
 import type { FetchQueryOptions, Query, QueryClient } from '@tanstack/react-query';
 
 /** The options a component's query was built with: react-query keeps its observer's on the query. */
@@ -21,4 +26,12 @@ export function askedQueries(queryClient: QueryClient): FetchQueryOptions[] {
     .getAll()
     .filter((query) => query.state.status === 'pending' && query.state.fetchStatus === 'idle' && isEnabled(query))
     .map((query) => ({ queryKey: query.queryKey, queryFn: query.options.queryFn }) as FetchQueryOptions);
+}
+
+/**
+ * Declares `document` as undefined on the server, so that react-admin's Layout reads it as it
+ * intends, while `typeof document` stays 'undefined' for every other check.
+ */
+export function declareServerGlobals(): void {
+  if (!('document' in globalThis)) Object.defineProperty(globalThis, 'document', { value: undefined, writable: true, configurable: true });
 }
