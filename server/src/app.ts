@@ -3,6 +3,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -122,6 +123,9 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   const generated = config.startupWork ? await startupData(app.database, async () => app.storage, config) : {};
 
   const indexHtml = path.join(config.publicDir, 'index.html');
+  // Pages rendered by the server are compressed as they are sent (reply.compress, pages only: the
+  // built files have their compressed copies, the API's answers are small).
+  await app.register(fastifyCompress, { global: false, encodings: ['br', 'gzip'] });
   const pages = appPages(app, config.publicDir);
   if (fs.existsSync(indexHtml)) {
     // wildcard: files are looked up per request, so a rebuilt app's new asset names are served

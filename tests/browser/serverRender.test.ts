@@ -48,6 +48,10 @@ describe('pages rendered by the server', () => {
     expect(html).toContain('造价业务培训');
     expect(html).toContain('id="page-state"');
     expect(withSession.headers()['cache-control']).toBe('private, no-store');
+    // Compressed for a browser that accepts it: a rendered page carries its styles and answers.
+    const compressed = await s.context.request.get('/videoType', { headers: { 'accept-encoding': 'br, gzip' } });
+    expect(compressed.headers()['content-encoding']).toBe('br');
+    expect(await compressed.text()).toContain('造价业务培训');
 
     const anonymous = await playwrightRequest.newContext({ baseURL: s.server.url });
     const plain = await (await anonymous.get('/videoType')).text();

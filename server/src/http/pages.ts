@@ -102,7 +102,8 @@ export function appPages(app: FastifyInstance, publicDir: string): Pages {
         .replace(SHELL, () => `<div id="root">${page.html}</div><!--/root-->`)
         .replace('</body>', () => `${page.state}</body>`);
       // The member's own data: never kept by a shared cache, nor sent for another cookie.
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'cookie').send(html);
+      reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'cookie, accept-encoding').compress(html);
+      return reply;
     },
   };
 }
