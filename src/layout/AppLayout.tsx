@@ -1,5 +1,6 @@
 import { memo, useDeferredValue, useState } from 'react';
-import { AppBar, Layout, Logout, Sidebar, UserMenu, type AppBarProps, type LayoutProps, type SidebarProps } from 'react-admin';
+import { AppBar, Layout, Logout, Sidebar, UserMenu, useTranslate, type AppBarProps, type LayoutProps, type SidebarProps } from 'react-admin';
+import { useMember } from '../access/useMember';
 import { AppMenu } from './AppMenu';
 import { ChangePasswordDialog, ChangePasswordMenuItem } from './ChangePassword';
 import { ScreenTitle } from './ScreenTitle';
@@ -12,9 +13,12 @@ import { ScreenTitle } from './ScreenTitle';
  */
 const AppTopBar = memo(function AppTopBar(props: AppBarProps) {
   const [changingPassword, setChangingPassword] = useState(false);
-  // The loading indicator and the user menu render after the screen, with the menu's entries
-  // (AppMenu), in a render React may interrupt.
+  // The loading indicator and the user menu render after the screen, in a render React may interrupt.
   const complete = useDeferredValue(true, false);
+  const { member } = useMember();
+  const translate = useTranslate();
+  // The button shows the member's name: its accessible name says it too (label in name, WCAG 2.5.3).
+  const userMenuLabel = member ? `${member.AuName}，${translate('ra.auth.user_menu')}` : undefined;
   return (
     <>
       <AppBar
@@ -23,7 +27,7 @@ const AppTopBar = memo(function AppTopBar(props: AppBarProps) {
         toolbar={complete ? undefined : null}
         userMenu={
           complete ? (
-            <UserMenu>
+            <UserMenu label={userMenuLabel}>
               <ChangePasswordMenuItem onOpen={() => setChangingPassword(true)} />
               <Logout />
             </UserMenu>

@@ -59,6 +59,8 @@ describe('login, menu and logout', () => {
       expect([...at].sort((a, b) => a - b)).toEqual(at);
     });
     await expect(page.getByRole('button', { name: '设置' }).innerText()).resolves.toContain('管理员');
+    // The name it shows is in its accessible name (label in name, WCAG 2.5.3).
+    await page.getByRole('button', { name: '管理员，设置', exact: true }).waitFor({ timeout: 2000 });
     await audit.check(page, HOME);
   });
 
