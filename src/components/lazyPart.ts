@@ -8,10 +8,10 @@
 // fallback, and React then holds back revealing the content until 300 ms after that fallback was
 // shown (its "fallback throttle"). A screen or tree whose code was fetched ahead of time would
 // still wait up to 300 ms. Here the promise carries its status, which React's `use` reads
-// synchronously: code that is already there renders at once, without a fallback.
+// synchronously (trackedPromise, in util/libraryReaches.ts): code that is already there renders at
+// once, without a fallback.
 import { createElement, use, useEffect, type ComponentType } from 'react';
-
-type TrackedPromise<T> = Promise<T> & { status?: 'pending' | 'fulfilled' | 'rejected'; value?: T; reason?: unknown };
+import { trackedPromise, type TrackedPromise } from '../util/libraryReaches';
 
 interface Loader<T> {
   /** Starts the download (again after a failure); answers its promise. */
@@ -32,18 +32,7 @@ function loader<T>(load: () => Promise<T>): Loader<T> {
   let current: TrackedPromise<T> | undefined;
   const preload = (): Promise<T> => {
     if (!current || current.status === 'rejected') {
-      const promise: TrackedPromise<T> = load();
-      promise.status = 'pending';
-      promise.then(
-        (value) => {
-          promise.status = 'fulfilled';
-          promise.value = value;
-        },
-        (reason: unknown) => {
-          promise.status = 'rejected';
-          promise.reason = reason;
-        },
-      );
+      const promise = trackedPromise(load());
       current = promise;
       const settled = promise.then(
         () => undefined,

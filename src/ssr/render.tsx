@@ -26,7 +26,7 @@ import { APP_LOCALE } from '../i18n/index';
 import { withRequestCookies } from '../util/cookies';
 import { createProviders } from '../providers';
 import { preloadScreen } from '../screens';
-import { askedQueries, declareServerGlobals } from './libraryReaches';
+import { askedQueries, declareServerGlobals } from '../util/libraryReaches';
 import { recordingStore, STATE_ELEMENT_ID, type PageState } from './pageState';
 
 declareServerGlobals();

@@ -1,10 +1,11 @@
 // @vitest-environment node
 import { QueryClient, QueryClientProvider, useQuery } from '@tanstack/react-query';
+import { Suspense, use } from 'react';
 import { renderToString } from 'react-dom/server';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { AdminContext, Layout, memoryStore } from 'react-admin';
 import { afterEach, describe, expect, it } from 'vitest';
-import { askedQueries, declareServerGlobals } from './libraryReaches';
+import { askedQueries, declareServerGlobals, trackedPromise } from './libraryReaches';
 
 function Asks({ name, enabled }: { name: string; enabled: boolean }) {
   const { data } = useQuery({ queryKey: ['asked', name], queryFn: () => Promise.resolve(`答复 ${name}`), enabled });
@@ -59,5 +60,36 @@ describe('declareServerGlobals (react-admin reads `document` while its Layout re
     declareServerGlobals();
     expect(typeof document).toBe('undefined');
     expect(renderLayout()).toContain('内容');
+  });
+});
+
+function Reads({ promise }: { promise: Promise<string> }) {
+  return <span>{use(promise)}</span>;
+}
+
+describe("trackedPromise (React's use() reads a promise's status and value)", () => {
+  it('lets a component render a settled promise at once, without its Suspense fallback', async () => {
+    const tracked = trackedPromise(Promise.resolve('已加载'));
+    await tracked;
+    expect(tracked.status).toBe('fulfilled');
+    // renderToString does not wait: a promise React could not read at once would show the fallback.
+    const html = renderToString(
+      <Suspense fallback={<span>加载中</span>}>
+        <Reads promise={tracked} />
+      </Suspense>,
+    );
+    expect(html).toContain('已加载');
+    expect(html).not.toContain('加载中');
+  });
+
+  it('is needed: a settled promise without its status shows the fallback first', async () => {
+    const plain = Promise.resolve('已加载');
+    await plain;
+    const html = renderToString(
+      <Suspense fallback={<span>加载中</span>}>
+        <Reads promise={plain} />
+      </Suspense>,
+    );
+    expect(html).toContain('加载中');
   });
 });
