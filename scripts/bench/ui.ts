@@ -177,18 +177,25 @@ function analyseBundle(dist: string, modules: Map<string, string[]> | null) {
     return sizes.get(file)!;
   };
   // A module imported both on demand and by other chunks (the generated list) is keyed by its
-  // chunk's name rather than its source: found through the chunk that holds it.
-  const keyOf = (src: string): string => {
+  // chunk's name rather than its source: found through the chunk that holds it, which only the
+  // bench's own build records (an existing build, UI_DIST, leaves such a screen out).
+  const keyOf = (src: string): string | undefined => {
     if (manifest[src]) return src;
     const bySrc = Object.keys(manifest).find((k) => manifest[k]!.src === src);
     const file = [...(modules ?? [])].find(([, ids]) => ids.some((id) => id.endsWith(`/${src}`)))?.[0];
     const byFile = file ? Object.keys(manifest).find((k) => manifest[k]!.file === file) : undefined;
     const key = bySrc ?? byFile;
-    if (!key) throw new Error(`${src} is not in the Vite manifest`);
+    if (!key && modules) throw new Error(`${src} is not in the Vite manifest`);
+    if (!key) console.log(`  ${src}: merged into a shared chunk, not sized (UI_DIST has no module map)`);
     return key;
   };
-  const screens: ScreenBundle[] = SCREENS.filter((s, i, all) => all.findIndex((o) => o.src === s.src) === i).map((screen) => {
-    const { js, css } = staticClosure(manifest, screen.src ? [...appKeys, keyOf(screen.src)] : appKeys);
+  const unique = SCREENS.filter((s, i, all) => all.findIndex((o) => o.src === s.src) === i);
+  const sized = unique.flatMap((screen) => {
+    const key = screen.src ? keyOf(screen.src) : undefined;
+    return screen.src && !key ? [] : [{ screen, key }];
+  });
+  const screens: ScreenBundle[] = sized.map(({ screen, key }) => {
+    const { js, css } = staticClosure(manifest, key ? [...appKeys, key] : appKeys);
     // Screens sharing their code (the four catalogues) are one row, named by the first.
     const name = screen.src ? screen.name : '登录 / 首页';
     return { name, js: addSizes([...js].map(size)), css: addSizes([...css].map(size)), files: js.size + css.size };
