@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SCREENS } from '../schemas/index';
+import { SCREENS, screenLink } from '../schemas/index';
 import { APP_TITLE, screenAt, titleAt } from './navigation';
 
 const at = (url: string) => {
@@ -24,7 +24,7 @@ describe("the page's title", () => {
     expect(titleAt(at('/Knowledge/Article/Catalogue?type=3'))).toBe('公司通用文档');
     expect(titleAt(at('/Knowledge/Article/Manage?type=2'))).toBe('文章目录管理');
     expect(titleAt(at('/Knowledge/VideoView/Details?Id=1'))).toBe('视频详情');
-    for (const screen of SCREENS.filter((s) => !s.menu?.length)) expect(titleAt(at(screen.path.replace(/\/:[A-Za-z]+\?$/, '')))).toBe(screen.label);
+    for (const screen of SCREENS.filter((s) => !s.menu?.length)) expect(titleAt(at(screenLink(screen)))).toBe(screen.label);
   });
 
   it("is 首页 at home and the app's name where no screen is", () => {

@@ -7,8 +7,8 @@ import { MENU_ENTRIES, SCREENS, screenLink, type MenuEntry, type Screen } from '
 /** The app's own name: the app bar's title where no screen is (the 404 page). */
 export const APP_TITLE = '知识学习后台';
 
-/** Home's title (the dashboard is react-admin's, not a declared screen). */
-const HOME_TITLE = '首页';
+/** Home's title and menu entry (the dashboard is react-admin's, not a declared screen). */
+export const HOME_TITLE = '首页';
 
 type ScreenProps = Readonly<Record<string, string | number>>;
 

@@ -4,7 +4,7 @@ import { Menu, useSidebarState } from 'react-admin';
 import { Link, useLocation } from 'react-router-dom';
 import { MENU_GROUPS, type MenuEntry } from '../../schemas/index';
 import { canViewModule, useMember } from '../access/useMember';
-import { isCurrent } from '../navigation';
+import { HOME_TITLE, isCurrent } from '../navigation';
 import { MenuIcon } from './menuIcons';
 
 /**
@@ -56,7 +56,7 @@ export const AppMenu = memo(function AppMenu() {
   });
   return (
     <Menu>
-      <Menu.DashboardItem primaryText="首页" />
+      <Menu.DashboardItem primaryText={HOME_TITLE} />
       {items}
     </Menu>
   );
