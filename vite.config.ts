@@ -4,6 +4,7 @@ import { promisify } from 'node:util';
 import zlib from 'node:zlib';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
+import { writeValidators } from './scripts/writeValidatorsPlugin.mjs';
 
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
@@ -52,7 +53,7 @@ const SERVER_PATHS = ['/Ajax', '/Xcx1', '/Xcx3', '/files', '/upload-part', '/upl
 
 /** The server's render of the app (src/ssr/render.tsx): `vite build --ssr`, into dist/.ssr, never served. */
 const serverRender = defineConfig({
-  plugins: [react()],
+  plugins: [react(), writeValidators()],
   // Every library inside the build: it runs wherever the app's build is put (PUBLIC_DIR), with no
   // node_modules beside it.
   ssr: { noExternal: true },
@@ -68,7 +69,7 @@ const serverRender = defineConfig({
 });
 
 const browserApp = defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [react(), writeValidators(), precompress()],
   server: {
     proxy: Object.fromEntries(SERVER_PATHS.map((p) => [p, { target: SERVER, changeOrigin: false }])),
   },

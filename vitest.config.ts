@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { writeValidators } from './scripts/writeValidatorsPlugin.mjs';
 
 // Three projects: fast unit specs next to the code, API tests over a real server and database, and
 // browser tests in Debian's Chromium against the built app.
@@ -6,6 +7,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // The dialog's validators (virtual:write-validators), built as for the app.
+        plugins: [writeValidators()],
         test: {
           name: 'unit',
           sequence: { groupOrder: 0 },

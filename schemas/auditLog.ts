@@ -53,21 +53,14 @@ export const auditLogSchema = {
 
 export const auditLogResource = defineResource({
   resource: 'auditLog',
-  label: '操作日志',
   service: 'Ajax',
-  table: 'AUDIT_LOG',
   schema: auditLogSchema,
   // Read only: there is no call to add, change or delete an entry.
   calls: { list: 'GetAuditLogListInAdmin' },
   defaultOrder: 'AT DESC',
   module: 'admin',
-  listColumns: [
-    { field: 'At', render: 'datetime' },
-    { field: 'AuName' },
-    { field: 'Action' },
-    { field: 'Resource' },
-    { field: 'RecordName' },
-  ],
+  hidden: { list: ['AuCode', 'RecordId', 'RecordCode'] },
+  nameField: 'RecordName',
   searchFields: ['RecordName'],
   filters: ['Resource', 'Action', 'AuCode'],
   listParams: ['AtFrom', 'AtTo'],
@@ -75,6 +68,6 @@ export const auditLogResource = defineResource({
   dialog: { width: 800, title: '操作详情' },
   handWritten: ['list'],
   screens: [
-    { path: '/auditLog', label: '操作日志', module: 'admin', component: 'auditLog/AuditLogList', menu: [{ group: '系统管理', order: 51, icon: 'History' }] },
+    { component: 'auditLog/AuditLogList', menu: [{ group: '系统管理', order: 51, icon: 'History' }] },
   ],
 });

@@ -64,6 +64,12 @@ export interface ScreenDeclaration {
 }
 
 /**
+ * A screen as an entity file writes it: its path defaults to `/<resource>`, its label to the
+ * entity's label and its module to the entity's module.
+ */
+export type ScreenInput = Omit<ScreenDeclaration, 'path' | 'label' | 'module'> & Partial<Pick<ScreenDeclaration, 'path' | 'label' | 'module'>>;
+
+/**
  * A field holding the code of a record of another (or the same) resource. The server checks that
  * the record exists on every write that sets the field, and keeps the rule of `onDelete` when the
  * referenced record goes.
@@ -111,21 +117,24 @@ export interface ObjectSchema {
   readonly [key: string]: unknown;
 }
 
+/** A column of a generated table: a field of the schema, shown as its shape calls for (src/components/schemaFields.ts). */
 export interface ListColumn {
   /** Record field shown in the column. */
   readonly field: string;
-  /** Column header; defaults to the field's schema title. */
-  readonly label?: string;
-  /** How to render it; defaults from the schema (flag, date, link, number, text). */
-  readonly render?: 'text' | 'date' | 'datetime' | 'flag' | 'number' | 'link' | 'image';
-  /** Labels of a 1/0 flag (1 first). */
-  readonly flagLabels?: readonly [string, string];
+}
+
+/** Fields of the schema a screen leaves out; the rest show in the schema's order. */
+export interface HiddenFields {
+  /** Not a column of the generated table. */
+  readonly list?: readonly string[];
+  /** Not an input of the add/edit dialog. */
+  readonly form?: readonly string[];
 }
 
 export interface ResourceDescriptor<S extends ObjectSchema = ObjectSchema> {
   /** react-admin resource name, unique across services. */
   readonly resource: string;
-  /** Chinese name of the entity, for messages and menus. */
+  /** Chinese name of the entity, for messages and menus: the schema's title unless given. */
   readonly label: string;
   readonly service: Service;
   /** SQL table holding the records of this (entity, service) pair. */
@@ -151,14 +160,27 @@ export interface ResourceDescriptor<S extends ObjectSchema = ObjectSchema> {
   readonly readModules?: readonly ModuleKey[];
   /** Module guarding writes when it differs from `module` (classifications: managed in 2.9). */
   readonly writeModule?: ModuleKey;
-  readonly listColumns: readonly ListColumn[];
+  /**
+   * What the generated table and dialog leave out. Every other field shows, in the schema's order:
+   * columns all but the record's Id and code, passwords, nested values and rich text; inputs every
+   * field the server does not own (readOnly).
+   */
+  readonly hidden?: HiddenFields;
+  /** The field naming a record: the name a reference to it shows, and the audit log's. */
+  readonly nameField?: string;
   /** "Contains" search fields (docs/api.md). */
   readonly searchFields: readonly string[];
+  /**
+   * Fields a table may be sorted by (its column headers): each gets an index of its own, under
+   * every filter the lists use (generated migrations), read forwards or backwards.
+   */
+  readonly sortable?: readonly string[];
   /** Equality filters a list call accepts (VdtCode, ScCode…). */
   readonly filters: readonly string[];
   /** Further parameters of the list call beyond filters and search fields (the audit log's time range). */
   readonly listParams?: readonly string[];
   readonly pageSize: number;
+  /** The add/edit dialog: its width and title (default `<label>详情`). */
   readonly dialog: { readonly width: number; readonly title: string };
 
   /** Permission modules this entity introduces. */
@@ -181,9 +203,26 @@ export interface ResourceDescriptor<S extends ObjectSchema = ObjectSchema> {
   /** Values a new record gets when the call leaves them out: today's date, or after the last row. */
   readonly createDefaults?: Readonly<Record<string, 'today' | 'last'>>;
   readonly ownership?: Ownership;
-  /** Writes are logged in the audit log, the record named by this field. */
-  readonly audit?: { readonly nameField: string };
+  /** Writes are logged in the audit log, each record named by its `nameField`. */
+  readonly audit?: boolean;
 }
+
+/**
+ * An entity file's declaration: what follows from the rest may be left out. `label` defaults to
+ * the schema's title; `module` to the resource name, and then the entity introduces that module
+ * (`modules`), labelled by its first screen; `table` to the resource name in upper case
+ * (`videoType` → `VIDEO_TYPE`); the dialog's title to `<label>详情`; a screen's path, label and
+ * module as ScreenInput says.
+ */
+export type ResourceDeclaration<S extends ObjectSchema = ObjectSchema> = Omit<
+  ResourceDescriptor<S>,
+  'label' | 'module' | 'table' | 'dialog' | 'modules' | 'screens'
+> &
+  Partial<Pick<ResourceDescriptor<S>, 'label' | 'module' | 'table'>> & {
+    readonly dialog: { readonly width: number; readonly title?: string };
+    readonly modules?: readonly (Omit<ModuleDeclaration, 'label'> & Partial<Pick<ModuleDeclaration, 'label'>>)[];
+    readonly screens?: readonly ScreenInput[];
+  };
 
 /** `VdTime` → `VD_TIME`, `ScPageimg` → `SC_PAGEIMG`, `type` → `TYPE`. */
 export function toColumn(field: string): string {
@@ -193,19 +232,68 @@ export function toColumn(field: string): string {
     .toUpperCase();
 }
 
-/** Keeps the literal type of a descriptor while checking its shape. */
-export function defineResource<const S extends ObjectSchema>(d: ResourceDescriptor<S>): ResourceDescriptor<S> {
-  return d;
+/**
+ * The descriptor of an entity file's declaration, with what it left out filled in
+ * (ResourceDeclaration); keeps the literal type of the schema.
+ */
+export function defineResource<const S extends ObjectSchema>(d: ResourceDeclaration<S>): ResourceDescriptor<S> {
+  const title = (d.schema as { title?: unknown }).title;
+  const label = d.label ?? (typeof title === 'string' ? title : d.resource);
+  const module = d.module ?? d.resource;
+  const screens: ScreenDeclaration[] = (d.screens ?? []).map((s) => ({ ...s, path: s.path ?? `/${d.resource}`, label: s.label ?? label, module: s.module ?? module }));
+  const screenLabelOf = (key: string) => screens.find((s) => s.module === key)?.label ?? label;
+  // An entity without a `module` of another has one of its own.
+  const declared = d.modules ?? (d.module === undefined ? [{ key: module }] : []);
+  const modules = declared.map((m) => ({ key: m.key, label: m.label ?? screenLabelOf(m.key) }));
+  const { modules: _modules, screens: _screens, ...rest } = d;
+  return {
+    ...rest,
+    label,
+    module,
+    table: d.table ?? toColumn(d.resource),
+    dialog: { width: d.dialog.width, title: d.dialog.title ?? `${label}详情` },
+    ...(modules.length > 0 ? { modules } : {}),
+    ...(screens.length > 0 ? { screens } : {}),
+  };
+}
+
+interface FieldShape {
+  readonly type?: unknown;
+  readonly readOnly?: boolean;
+  readonly writeOnly?: boolean;
+  readonly contentMediaType?: string;
+}
+
+const shapeOf = (descriptor: ResourceDescriptor, field: string) => descriptor.schema.properties[field] as FieldShape;
+
+const isRichText = (shape: FieldShape) => shape.contentMediaType === 'text/html';
+
+/**
+ * The generated table's columns, in the schema's order: every field but `hidden.list`, the record's
+ * Id and code, passwords (writeOnly) and nested values. Rich text shows as a 预览 (its body is read
+ * with the record's call when a list answer leaves it out).
+ */
+export function listFields(descriptor: ResourceDescriptor): string[] {
+  const hidden = new Set([...(descriptor.hidden?.list ?? []), 'Id', ...(descriptor.codeField ? [descriptor.codeField] : [])]);
+  return Object.keys(descriptor.schema.properties).filter((field) => {
+    const shape = shapeOf(descriptor, field);
+    return !hidden.has(field) && !shape.writeOnly && shape.type !== 'object' && shape.type !== 'array';
+  });
+}
+
+/** The generated dialog's inputs, in the schema's order: every field the server does not own (readOnly), but `hidden.form`. */
+export function formFields(descriptor: ResourceDescriptor): string[] {
+  const hidden = new Set(descriptor.hidden?.form ?? []);
+  return Object.keys(descriptor.schema.properties).filter((field) => !hidden.has(field) && !shapeOf(descriptor, field).readOnly);
 }
 
 /**
- * Fields a list answer leaves out: rich text that no list column shows (an article's 问题, 统一回答
- * and body). A page of 100 articles would otherwise carry every body; the single-record call
- * (`calls.one`) returns them, and the screens that show or edit a body read it from there.
+ * Fields a list answer leaves out: rich text, when the single-record call (`calls.one`) can read it
+ * (an article's 问题, 统一回答 and body). A page of 100 articles would otherwise carry every body;
+ * the screens that show or edit a body read it from there. An entity without that call (a video's
+ * comments) lists its rich text.
  */
 export function detailOnlyFields(descriptor: ResourceDescriptor): string[] {
-  const listed = new Set(descriptor.listColumns.map((c) => c.field));
-  return Object.entries(descriptor.schema.properties)
-    .filter(([field, property]) => (property as { contentMediaType?: string }).contentMediaType === 'text/html' && !listed.has(field))
-    .map(([field]) => field);
+  if (!descriptor.calls.one) return [];
+  return Object.keys(descriptor.schema.properties).filter((field) => isRichText(shapeOf(descriptor, field)));
 }

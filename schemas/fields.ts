@@ -1,7 +1,9 @@
 // Reusable field shapes, so that every entity states "a 1/0 flag" or "an http(s) link" the same way.
-// Widget hints use standard keywords only: `contentMediaType: 'text/html'` marks rich text and
-// `contentMediaType: 'application/json'` marks a JSON list of files; `readOnly` marks fields the
-// server owns, `writeOnly` fields never returned.
+// Widget hints use standard keywords where JSON Schema has one: `contentMediaType: 'text/html'` marks
+// rich text and `contentMediaType: 'application/json'` marks a JSON list of files; `readOnly` marks
+// fields the server owns, `writeOnly` fields never returned; `description` is the hint under an
+// input. Our own keywords (SCHEMA_KEYWORDS) annotate and never change what is valid but for the
+// date range.
 
 /** Links accept only http and https. */
 export const HTTP_URL_PATTERN = '^https?://[^\\s<>"]+$';
@@ -14,7 +16,7 @@ export const FILE_URL_PATTERN = '^(https?://[^\\s<>"]+|/files/(?!(?:.*/)?\\.\\.?
 export const OPTIONAL_FILE_URL_PATTERN = '^(|https?://[^\\s<>"]+|/files/(?!(?:.*/)?\\.\\.?(?:/|$))[A-Za-z0-9._/-]+)$';
 
 /** Our keywords beside JSON Schema's (see the top of this file). */
-export const SCHEMA_KEYWORDS = ['requiredMessage', 'formatMinimum', 'formatMaximum'] as const;
+export const SCHEMA_KEYWORDS = ['requiredMessage', 'formatMinimum', 'formatMaximum', 'enumLabels'] as const;
 
 /** The wording of a broken rule, the same in the dialog and in the server's field errors (docs/api.md). */
 export const FIELD_MESSAGES = {
@@ -41,8 +43,21 @@ export const idField = { type: 'integer', title: 'ID', readOnly: true } as const
 
 export const codeField = (title: string) => ({ type: 'string', title, maxLength: 64, readOnly: true }) as const;
 
-export const flagField = (title: string, defaultValue: 0 | 1 = 0) =>
-  ({ type: 'integer', title, enum: [0, 1], default: defaultValue }) as const;
+/**
+ * A 1/0 flag: a switch in the dialog, a tag in the table (是 / 否 unless `labels` says, 1 first),
+ * a 是 / 否 filter.
+ */
+export const flagField = (title: string, defaultValue: 0 | 1 = 0, labels: readonly [string, string] = ['是', '否']) =>
+  ({ type: 'integer', title, enum: [0, 1], default: defaultValue, enumLabels: { 1: labels[0], 0: labels[1] } }) as const;
+
+/**
+ * One of a few values, each with its Chinese label (`enumLabels`, in the order shown): a select in
+ * the dialog, a coloured tag in the table, a select as a filter. The first value is the default.
+ */
+export const choiceField = <const L extends Readonly<Record<string, string>>>(title: string, labels: L) => {
+  const values = Object.keys(labels) as (keyof L & string)[];
+  return { type: 'string', title, enum: values, enumLabels: labels, default: values[0]! } as const;
+};
 
 export const sortField = (title: string) =>
   ({ type: 'integer', title, minimum: SORT_MINIMUM, maximum: SORT_MAXIMUM, default: 0 }) as const;
@@ -76,8 +91,16 @@ export const RICH_TEXT_MAX_LENGTH = 100000;
 export const richTextField = (title: string) =>
   ({ type: 'string', title, maxLength: RICH_TEXT_MAX_LENGTH, contentMediaType: 'text/html' }) as const;
 
+/** Chinese labels of an `enum`'s values (choiceField does this for text values). */
+export const withLabels = <const F extends { readonly enum: readonly (string | number)[] }, const L extends Readonly<Record<string, string>>>(field: F, enumLabels: L) =>
+  ({ ...field, enumLabels }) as const;
+
+/** A JSON list of stored files `[{ name, url }]`; the descriptor's `files` says their kind. */
 export const fileListField = (title: string) =>
   ({ type: 'string', title, maxLength: 20000, contentMediaType: 'application/json', default: '[]' }) as const;
+
+/** A field's hint shown under its input (JSON Schema's `description`). */
+export const withHint = <const F extends object, const H extends string>(field: F, description: H) => ({ ...field, description }) as const;
 
 export const httpUrlField = (title: string) =>
   ({ type: 'string', title, maxLength: 1000, pattern: HTTP_URL_PATTERN }) as const;

@@ -2,7 +2,7 @@
 // a new entity file could make.
 import { describe, expect, it } from 'vitest';
 import type { ResourceDescriptor } from './descriptor';
-import { declarationProblems, referencesTo, RESOURCES, uploadModules } from './index';
+import { declarationProblems, referencesTo, RESOURCES, richTextFields, uploadModules, writeModuleOf } from './index';
 
 /** A copy of the first descriptor that declares screens, changed by `change`. */
 function broken(change: (d: ResourceDescriptor) => Partial<ResourceDescriptor>): ResourceDescriptor[] {
@@ -46,6 +46,12 @@ describe('declarationProblems', () => {
     expect(problems.some((p) => /menu order \d+ is used twice/.test(p))).toBe(true);
   });
 
+  it('reports a hidden field, or a name field, the schema lacks', () => {
+    const problems = declarationProblems(broken(() => ({ hidden: { list: ['NoSuchColumn'] }, nameField: 'NoSuchName' })));
+    expect(problems.some((p) => p.includes('NoSuchColumn'))).toBe(true);
+    expect(problems.some((p) => p.includes('NoSuchName'))).toBe(true);
+  });
+
   it('reports a resource declared twice', () => {
     expect(declarationProblems([...RESOURCES, RESOURCES[0]!])).toContain(`resource ${RESOURCES[0]!.resource} is declared twice`);
   });
@@ -53,10 +59,26 @@ describe('declarationProblems', () => {
 
 describe('what follows from the declarations', () => {
   it('lets whoever writes records holding a kind of file upload it', () => {
-    expect(uploadModules('video').sort()).toEqual(['video']);
-    expect(uploadModules('handout').sort()).toEqual(['article', 'tykj', 'video']);
-    // Rich text of the generated editors holds images; a comment (written by its own call) does not.
-    expect(uploadModules('image').sort()).toEqual(['article', 'classify', 'tykj']);
+    for (const d of RESOURCES) {
+      for (const kind of Object.values(d.files ?? {})) {
+        if (writeModuleOf(d)) expect(uploadModules(kind), `${d.resource} ${kind}`).toContain(writeModuleOf(d));
+      }
+    }
+    // A new entity with a file list adds its module to the uploaders of that kind, and only there.
+    const base = RESOURCES.find((d) => d.files && Object.keys(d.files).length > 0)!;
+    const extra = { ...base, resource: 'extra', module: 'extraModule', writeModule: undefined, files: { VdEnclosure: 'handout' } } as ResourceDescriptor;
+    expect(uploadModules('handout', [...RESOURCES, extra])).toContain('extraModule');
+    expect(uploadModules('handout')).not.toContain('extraModule');
+    expect(uploadModules('video', [...RESOURCES, extra])).toEqual(uploadModules('video'));
+  });
+
+  it('lets the editors of rich text upload images, unless a call of their own writes it', () => {
+    for (const d of RESOURCES.filter((r) => richTextFields(r).length > 0 && writeModuleOf(r))) {
+      const ownCalls = (['create', 'update'] as const).every((k) => !d.calls[k] || d.handWritten?.includes(k));
+      const uploaders = uploadModules('image', [d]);
+      if (ownCalls) expect(uploaders, d.resource).toEqual([]);
+      else expect(uploaders, d.resource).toEqual([writeModuleOf(d)]);
+    }
   });
 
   it('finds the references pointing at a resource', () => {

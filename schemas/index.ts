@@ -101,7 +101,7 @@ export const MODULE_LABELS: Readonly<Record<string, string>> = Object.fromEntrie
 
 /** The resources whose writes are logged: the name the log shows for each, and the field naming a record. */
 export const AUDITED_RESOURCES: Readonly<Record<string, { label: string; nameField: string }>> = Object.fromEntries(
-  RESOURCES.filter((d) => d.audit).map((d) => [d.resource, { label: d.label, nameField: d.audit!.nameField }]),
+  RESOURCES.filter((d) => d.audit && d.nameField).map((d) => [d.resource, { label: d.label, nameField: d.nameField! }]),
 );
 
 /** A descriptor's fields holding rich text (the editors' images upload as `image`). */
@@ -172,7 +172,13 @@ export function declarationProblems(resources: readonly ResourceDescriptor[] = R
       if (!(f in fields)) problems.push(`${d.resource}: ${f} is not a field`);
     }
     if (d.ownership && !(d.ownership.field in fields)) problems.push(`${d.resource}: owner field ${d.ownership.field} is not a field`);
-    if (d.audit && !(d.audit.nameField in fields)) problems.push(`${d.resource}: audit name field ${d.audit.nameField} is not a field`);
+    if (d.audit && !d.nameField) problems.push(`${d.resource}: an audited entity needs a nameField`);
+    if (d.nameField && !(d.nameField in fields)) problems.push(`${d.resource}: name field ${d.nameField} is not a field`);
+    for (const f of [...(d.hidden?.list ?? []), ...(d.hidden?.form ?? [])]) if (!(f in fields)) problems.push(`${d.resource}: hidden field ${f} is not a field`);
+    for (const f of d.sortable ?? []) {
+      const type = (fields[f] as { type?: unknown } | undefined)?.type;
+      if (!(f in fields) || type === 'object' || type === 'array') problems.push(`${d.resource}: sortable field ${f} is not a field that sorts`);
+    }
     for (const r of d.references ?? []) {
       const target = resources.find((t) => t.resource === r.to);
       if (!(r.field in fields)) problems.push(`${d.resource}: reference field ${r.field} is not a field`);

@@ -30,9 +30,7 @@ export const memberSchema = {
 
 export const memberResource = defineResource({
   resource: 'member',
-  label: '成员',
   service: 'Ajax',
-  table: 'MEMBER',
   schema: memberSchema,
   codeField: 'AuCode',
   calls: {
@@ -45,18 +43,12 @@ export const memberResource = defineResource({
   oneParam: 'Id',
   defaultOrder: 'ID ASC',
   module: 'admin',
-  listColumns: [
-    { field: 'UserName' },
-    { field: 'AuName' },
-    { field: 'OrganizationName' },
-    { field: 'IsAdmin', render: 'flag', flagLabels: ['是', '否'] },
-    { field: 'IsDisabled', render: 'flag', flagLabels: ['是', '否'] },
-  ],
+  nameField: 'AuName',
   searchFields: ['UserName', 'AuName'],
   filters: [],
   pageSize: 15,
   dialog: { width: 600, title: '成员详情' },
   handWritten: ['list', 'one', 'create', 'update', 'delete'],
-  screens: [{ path: '/member', label: '成员管理', module: 'admin', component: 'member/MemberList', menu: [{ group: '系统管理', order: 50, icon: 'People' }] }],
-  audit: { nameField: 'AuName' },
+  screens: [{ label: '成员管理', component: 'member/MemberList', menu: [{ group: '系统管理', order: 50, icon: 'People' }] }],
+  audit: true,
 });

@@ -10,6 +10,7 @@ import {
   sortField,
   textField,
   timestampField,
+  withLabels,
 } from './fields';
 import type { JSONSchema } from 'json-schema-to-ts';
 
@@ -20,16 +21,16 @@ export const standardArticleSchema = {
     Id: idField,
     SaCode: codeField('文章编码'),
     ScCode: requiredTextField('所属分类', 64),
-    SaType: { type: 'integer', title: '内容类型', enum: [0, 1], default: 0 },
+    SaType: withLabels({ type: 'integer', title: '内容类型', enum: [0, 1], default: 0 }, { 0: '文件上传', 1: '在线编辑' }),
     SaName: requiredTextField('文章名称', 200),
-    PublishTime: dateField('发布时间'),
     SaCodeName: textField('文号', 100),
-    IsCommon: flagField('是否置顶'),
     SaSort: sortField('排序'),
-    SaProblem: richTextField('问题'),
-    SaAnswer: richTextField('统一回答'),
+    PublishTime: dateField('发布时间'),
+    IsCommon: flagField('是否置顶'),
     SaPdfUrl: fileListField('文件'),
     SaPdfContent: richTextField('内容'),
+    SaProblem: richTextField('问题'),
+    SaAnswer: richTextField('统一回答'),
     SaUploadUrl: textField('上传地址', 1000),
     NiDescribe: textField('描述', 1000),
     type: { type: 'integer', title: '文档类型', readOnly: true },
@@ -52,11 +53,11 @@ const shared = {
   oneParam: 'Code',
   defaultOrder: 'SA_SORT ASC, IS_COMMON DESC, PUBLISH_TIME DESC',
   pageSize: 15,
-  dialog: { width: 900, title: '文章目录详情' },
+  nameField: 'SaName',
   files: { SaPdfUrl: 'handout' },
   links: ['SaUploadUrl'],
   createDefaults: { PublishTime: 'today' },
-  audit: { nameField: 'SaName' },
+  audit: true,
 } as const;
 
 /** The article document types (a catalogue's `type`): 标准图集, 法律法规, 造价刊物, 公司通用文档. */
@@ -76,29 +77,26 @@ const classifiedIn = (classify: string) =>
     copy: { type: 'type' },
   }) as const;
 
+/** Not a column: the classification is the tree's, the type the page's; bodies and files show in 查看. */
+const notListed = ['ScCode', 'SaType', 'SaUploadUrl', 'NiDescribe', 'SaPdfUrl', 'type', 'UpdateTime', 'CreateUser'] as const;
+/** Not an input: the classification is the tree's; the legacy link and description are kept as they are. */
+const notEdited = ['ScCode', 'SaUploadUrl', 'NiDescribe'] as const;
+
 /** Document catalogues (标准图集, 法律法规, 造价刊物, 公司通用文档) on /Xcx1/. */
 export const articleResource = defineResource({
   ...shared,
   resource: 'article',
-  label: '文章',
   service: 'Xcx1',
   table: 'DOC_ARTICLE',
-  module: 'article',
-  listColumns: [
-    { field: 'SaSort' },
-    { field: 'SaName' },
-    { field: 'SaCodeName' },
-    { field: 'IsCommon', render: 'flag', flagLabels: ['是', '否'] },
-    { field: 'PublishTime', render: 'date' },
-  ],
   searchFields: ['SaName', 'SaCodeName'],
   filters: ['ScCode', 'type'],
-  modules: [{ key: 'article', label: '文章目录' }],
+  dialog: { width: 900, title: '文章目录详情' },
+  // A document is a file or an edited body; 问题 and 统一回答 are the unified answers'.
+  hidden: { list: notListed, form: [...notEdited, 'SaProblem', 'SaAnswer'] },
   screens: [
     {
       path: '/Knowledge/Article/Catalogue',
       label: '文章目录',
-      module: 'article',
       component: 'article/ArticleCatalogue',
       menu: ARTICLE_TYPES.map((label, type) => ({
         group: '文章',
@@ -111,7 +109,6 @@ export const articleResource = defineResource({
     {
       path: '/Knowledge/Article/Manage',
       label: '文章目录管理',
-      module: 'article',
       component: 'article/ArticleManage',
       menu: [{ group: '文章', order: 24, icon: 'FolderOpen', to: '/Knowledge/Article/Manage?type=0', match: ['/Knowledge/Article/Manage'] }],
     },
@@ -127,16 +124,17 @@ export const tykjArticleResource = defineResource({
   service: 'Xcx3',
   table: 'TYKJ_ARTICLE',
   module: 'tykj',
-  listColumns: [{ field: 'SaSort' }, { field: 'SaName' }, { field: 'PublishTime', render: 'date' }],
   searchFields: ['SaName'],
   filters: ['ScCode', 'type'],
-  modules: [{ key: 'tykj', label: '统一口径' }],
+  dialog: { width: 900 },
+  // An answer is a 问题 and its 统一回答, edited online.
+  hidden: { list: [...notListed, 'SaCodeName', 'IsCommon'], form: [...notEdited, 'SaType', 'SaCodeName', 'IsCommon', 'SaPdfUrl', 'SaPdfContent'] },
+  modules: [{ key: 'tykj' }],
   screens: [
-    { path: '/Knowledge/TYKJ', label: '统一口径', module: 'tykj', component: 'tykj/TykjView', menu: [{ group: '统一口径', order: 30, icon: 'QuestionAnswer' }] },
+    { path: '/Knowledge/TYKJ', component: 'tykj/TykjView', menu: [{ group: '统一口径', order: 30, icon: 'QuestionAnswer' }] },
     {
       path: '/Knowledge/TYKJ/Manage',
       label: '统一口径管理',
-      module: 'tykj',
       component: 'tykj/TykjManage',
       menu: [{ group: '统一口径', order: 31, icon: 'FolderOpen' }],
     },

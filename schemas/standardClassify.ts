@@ -1,5 +1,5 @@
 import { defineResource } from './descriptor';
-import { codeField, flagField, idField, optionalFileUrlField, requiredTextField, sortField } from './fields';
+import { codeField, flagField, idField, optionalFileUrlField, requiredTextField, sortField, withHint } from './fields';
 import type { JSONSchema } from 'json-schema-to-ts';
 
 /** Code of the root of every classification tree. */
@@ -12,12 +12,12 @@ export const standardClassifySchema = {
     Id: idField,
     ScCode: codeField('分类编码'),
     ScFatherCode: { type: 'string', title: '上级分类', maxLength: 64, minLength: 1, default: ROOT_CODE },
-    ScName: requiredTextField('类型名称', 100),
-    ScImg: optionalFileUrlField('封面图标'),
-    ScPageimg: optionalFileUrlField('内页图标'),
     ScSort: sortField('类型排序'),
-    ScIsFirst: flagField('首栏'),
+    ScName: requiredTextField('类型名称', 100),
     IsShow: flagField('前台显示', 1),
+    ScIsFirst: flagField('首栏'),
+    ScImg: withHint(optionalFileUrlField('封面图标'), '建议尺寸 500*200'),
+    ScPageimg: withHint(optionalFileUrlField('内页图标'), '建议尺寸 750*220'),
     type: { type: 'integer', title: '页面类型', minimum: 0, maximum: 99, default: 0 },
   },
   required: ['ScName'],
@@ -34,7 +34,9 @@ const shared = {
   },
   defaultOrder: 'SC_SORT ASC',
   writeModule: 'classify',
-  listColumns: [{ field: 'ScSort' }, { field: 'ScName' }],
+  // The parent and the page type are the screen's (the tree, the tab): neither a column nor an input.
+  hidden: { list: ['ScFatherCode', 'IsShow', 'ScIsFirst', 'ScImg', 'ScPageimg', 'type'], form: ['ScFatherCode', 'type'] },
+  nameField: 'ScName',
   searchFields: [],
   filters: ['ScFatherCode', 'type'],
   pageSize: 15,
@@ -42,7 +44,7 @@ const shared = {
   files: { ScImg: 'image', ScPageimg: 'image' },
   // The type is fixed at creation: a child takes its parent's, a top-level classification its page's.
   fixedFields: ['type'],
-  audit: { nameField: 'ScName' },
+  audit: true,
 } as const;
 
 /** Classifications form a tree under ROOT_CODE; a child has its parent's type and cannot leave it. */
@@ -69,7 +71,7 @@ export const classifyResource = defineResource({
   table: 'DOC_CLASSIFY',
   module: 'article',
   readModules: ['classify'],
-  modules: [{ key: 'classify', label: '分类管理' }],
+  modules: [{ key: 'classify' }],
   screens: [
     {
       path: '/Knowledge/Article/ClassifyManage/:type?',

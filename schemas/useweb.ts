@@ -17,9 +17,7 @@ export const usewebSchema = {
 
 export const usewebResource = defineResource({
   resource: 'useweb',
-  label: '常用网站',
   service: 'Ajax',
-  table: 'USEWEB',
   schema: usewebSchema,
   calls: {
     list: 'GetUsewebListInAdmin',
@@ -28,16 +26,13 @@ export const usewebResource = defineResource({
     delete: 'DelUseweb',
   },
   defaultOrder: 'UW_SORT ASC',
-  module: 'useweb',
-  listColumns: [{ field: 'UwName' }, { field: 'UwUrl', render: 'link' }],
+  hidden: { list: ['UwType', 'UwSort'], form: ['UwType'] },
+  nameField: 'UwName',
   searchFields: [],
   filters: [],
   pageSize: 15,
   dialog: { width: 600, title: '详情' },
-  modules: [{ key: 'useweb', label: '常用网站管理' }],
-  screens: [
-    { path: '/useweb', label: '常用网站管理', module: 'useweb', component: 'useweb/UsewebList', menu: [{ group: '常用网站', order: 40, icon: 'Language' }] },
-  ],
+  screens: [{ label: '常用网站管理', component: 'useweb/UsewebList', menu: [{ group: '常用网站', order: 40, icon: 'Language' }] }],
   createDefaults: { UwSort: 'last' },
-  audit: { nameField: 'UwName' },
+  audit: true,
 });

@@ -11,6 +11,7 @@ import {
   sortField,
   textField,
   timestampField,
+  withHint,
   withRequiredMessage,
 } from './fields';
 import type { JSONSchema } from 'json-schema-to-ts';
@@ -24,13 +25,13 @@ export const videoSchema = {
     VdtCode: requiredTextField('视频分类', 64),
     VdName: requiredTextField('视频名称', 100),
     VdPer: textField('视频主讲人', 50),
-    VdNum: counterField('点击量'),
     VdTime: dateField('视频时间'),
+    IsTop: flagField('是否置顶', 0, ['置顶', '不置顶']),
+    VdNum: counterField('点击量'),
     VdUrl: withRequiredMessage(fileUrlField('视频'), '请上传视频!'),
+    VdEnclosure: withHint(fileListField('讲义'), '可上传多个讲义文件（PDF、Office 文档、压缩包）'),
     VdSort: sortField('排序'),
-    VdEnclosure: fileListField('讲义'),
     VdFabulous: counterField('点赞数'),
-    IsTop: flagField('是否置顶'),
     UpdateTime: timestampField('更新时间'),
     CreateUser: { type: 'string', title: '创建人', readOnly: true },
     CreateAuCode: { type: 'string', title: '创建人编码', readOnly: true },
@@ -40,9 +41,7 @@ export const videoSchema = {
 
 export const videoResource = defineResource({
   resource: 'video',
-  label: '视频',
   service: 'Ajax',
-  table: 'VIDEO',
   schema: videoSchema,
   codeField: 'VdCode',
   calls: {
@@ -54,25 +53,20 @@ export const videoResource = defineResource({
   },
   oneParam: 'Id',
   defaultOrder: 'IS_TOP DESC, VD_TIME DESC',
-  module: 'video',
   readModules: ['videoView'],
-  listColumns: [
-    { field: 'VdName' },
-    { field: 'VdPer' },
-    { field: 'VdTime', render: 'date' },
-    { field: 'IsTop', render: 'flag', flagLabels: ['置顶', '不置顶'] },
-    { field: 'VdNum', render: 'number' },
-  ],
+  // The category is the screen's tab; the rest is the server's, or shown on the details page.
+  hidden: {
+    list: ['VdtCode', 'VdUrl', 'VdEnclosure', 'VdSort', 'VdFabulous', 'UpdateTime', 'CreateUser', 'CreateAuCode'],
+    form: ['VdSort'],
+  },
+  nameField: 'VdName',
   searchFields: ['VdName'],
   filters: ['VdtCode'],
   pageSize: 15,
   dialog: { width: 600, title: '详情' },
-  modules: [
-    { key: 'video', label: '视频学习编辑' },
-    { key: 'videoView', label: '在线视频' },
-  ],
+  modules: [{ key: 'video' }, { key: 'videoView' }],
   screens: [
-    { path: '/video', label: '视频学习编辑', module: 'video', component: 'video/VideoList', menu: [{ group: '视频', order: 10, icon: 'VideoLibrary' }] },
+    { label: '视频学习编辑', component: 'video/VideoList', menu: [{ group: '视频', order: 10, icon: 'VideoLibrary' }] },
     {
       path: '/Knowledge/VideoView',
       label: '在线视频',
@@ -88,5 +82,5 @@ export const videoResource = defineResource({
   ],
   createDefaults: { VdTime: 'today' },
   ownership: { field: 'CreateAuCode', actions: ['edit', 'delete'] },
-  audit: { nameField: 'VdName' },
+  audit: true,
 });

@@ -20,7 +20,6 @@ export const videoCommentSchema = {
 
 export const videoCommentResource = defineResource({
   resource: 'videoComment',
-  label: '视频评论',
   service: 'Ajax',
   table: 'VIDEO_MESSAGE',
   schema: videoCommentSchema,
@@ -32,7 +31,9 @@ export const videoCommentResource = defineResource({
   defaultOrder: 'VM_TIME DESC',
   module: 'videoView',
   readModules: ['video'],
-  listColumns: [{ field: 'AuName' }, { field: 'VmDes' }, { field: 'VmTime', render: 'datetime' }],
+  // Comments show on the video's details page (src/resources/videoView), not in a generated table.
+  hidden: { list: ['VdCode', 'AuCode'] },
+  nameField: 'VmDes',
   searchFields: [],
   filters: ['VdCode'],
   pageSize: 15,
@@ -40,5 +41,5 @@ export const videoCommentResource = defineResource({
   handWritten: ['create', 'delete'],
   references: [{ field: 'VdCode', to: 'video', toField: 'VdCode', missing: '视频不存在', onDelete: 'cascade' }],
   ownership: { field: 'AuCode', actions: ['delete'], byOwnerWithView: true },
-  audit: { nameField: 'VmDes' },
+  audit: true,
 });

@@ -16,9 +16,7 @@ export const videoTypeSchema = {
 
 export const videoTypeResource = defineResource({
   resource: 'videoType',
-  label: '视频分类',
   service: 'Ajax',
-  table: 'VIDEO_TYPE',
   schema: videoTypeSchema,
   codeField: 'VdtCode',
   calls: {
@@ -28,14 +26,12 @@ export const videoTypeResource = defineResource({
     delete: 'DelVideoType',
   },
   defaultOrder: 'VDT_SORT ASC',
-  module: 'videoType',
   readModules: ['video', 'videoView'],
-  listColumns: [{ field: 'VdtName' }, { field: 'VdtSort' }],
+  nameField: 'VdtName',
   searchFields: [],
   filters: [],
   pageSize: 15,
   dialog: { width: 500, title: '详情' },
-  modules: [{ key: 'videoType', label: '视频分类' }],
-  screens: [{ path: '/videoType', label: '视频分类', module: 'videoType', menu: [{ group: '视频', order: 12, icon: 'Category' }] }],
-  audit: { nameField: 'VdtName' },
+  screens: [{ menu: [{ group: '视频', order: 12, icon: 'Category' }] }],
+  audit: true,
 });

@@ -91,6 +91,13 @@ describe('imports', () => {
     expect(cycles).toEqual([]);
   });
 
+  it('compile with Ajv at build time only: the app runs validators compiled ahead of it', () => {
+    const ajv = /(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)['"]ajv(?:-formats)?(?:\/[^'"]*)?['"]/m;
+    const withAjv = [...files, ...sourceFiles('schemas')].filter((file) => ajv.test(fs.readFileSync(path.join(ROOT, file), 'utf8')));
+    expect(withAjv).toEqual(['schemas/validationCode.ts']);
+    expect(files.filter((file) => graph.get(file)!.includes('schemas/validationCode.ts'))).toEqual([]);
+  });
+
   it('of the server never reach into src/', () => {
     const offending = sourceFiles('server/src').flatMap((file) => importsOf(file).filter((t) => t.startsWith('src/')).map((t) => `${file} → ${t}`));
     expect(offending).toEqual([]);

@@ -43,7 +43,7 @@ function content(screen: Screen): ReactElement {
   }
   const descriptor = resourceByName(screen.resource);
   if (!descriptor) throw new Error(`screen ${screen.path}: no resource ${screen.resource}`);
-  return <SchemaList descriptor={descriptor} addLabel="添加" />;
+  return <SchemaList descriptor={descriptor} addLabel="添加" syncWithLocation />;
 }
 
 /** The route element of a screen: its module's guard (无权限 without view code 2), then the screen. */

@@ -4,6 +4,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { FileKind } from '../schemas/descriptor';
+import { AUDITED_RESOURCES, MODULE_DECLARATIONS, uploadModules } from '../schemas/index';
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 /** Build output named by scripts (server/dist/server.mjs is written by build:server before it runs). */
@@ -124,5 +126,40 @@ describe('the repository refers only to itself', () => {
       }
     }
     expect(outside).toEqual([]);
+  });
+});
+
+describe('the lists docs/api.md keeps are the declarations\' own', () => {
+  const api = fs.readFileSync(path.join(ROOT, 'docs/api.md'), 'utf8');
+  /** The rows of the markdown table whose header row starts with `header`. */
+  const tableRows = (header: string) => {
+    const lines = api.split('\n');
+    const start = lines.findIndex((line) => line.startsWith(header));
+    expect(start, header).toBeGreaterThan(-1);
+    const rows: string[][] = [];
+    for (const line of lines.slice(start + 2)) {
+      if (!line.startsWith('|')) break;
+      rows.push(line.split('|').slice(1, -1).map((cell) => cell.trim()));
+    }
+    return rows;
+  };
+  const codes = (cell: string) => [...cell.matchAll(/`([^`]+)`/g)].map((m) => m[1]!);
+
+  it('lists every declared permission module with its name', () => {
+    const rows = tableRows('| module | name |').map(([key, name]) => [codes(key!)[0], name]);
+    expect(rows).toEqual(MODULE_DECLARATIONS.map((m) => [m.key, m.label]));
+  });
+
+  it('names who may upload each kind as uploadModules derives it', () => {
+    for (const [kind, , , who] of tableRows('| `Kind` |')) {
+      expect(codes(who!).sort(), kind).toEqual(uploadModules(codes(kind!)[0] as FileKind).sort());
+    }
+  });
+
+  it('names the audited resources of the log filter', () => {
+    const line = api.split('\n').findIndex((l) => l.includes('- the filters `Resource`'));
+    const text = api.split('\n').slice(line, line + 3).join(' ');
+    const named = codes(text.slice(text.indexOf('in this repository'), text.indexOf('), `Action`')));
+    expect(named.sort()).toEqual(Object.keys(AUDITED_RESOURCES).sort());
   });
 });

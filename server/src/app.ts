@@ -20,7 +20,7 @@ import sessionPlugin from './plugins/session';
 import storagePlugin from './plugins/storage';
 import timeoutsPlugin from './plugins/timeouts';
 import routes from './routes/index';
-import { addRequestKeywords, requestAjvOptions } from './routes/requestSchemas';
+import { requestAjv } from './routes/requestSchemas';
 
 /** Paths owned by the server; everything else that is a GET is a route of the admin app. */
 const SERVER_PREFIXES = ['/Ajax/', '/Xcx1/', '/Xcx3/', '/files/', '/upload/', '/upload-part/', '/docs'];
@@ -54,18 +54,10 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     // Refusals made before a route runs get the envelope too (plugins/errors.ts).
     frameworkErrors,
     clientErrorHandler,
-    ajv: {
-      customOptions: {
-        allErrors: true,
-        // Fields not in a request schema (server-owned ones among them) are dropped, never stored.
-        removeAdditional: true,
-        useDefaults: false,
-        coerceTypes: 'array',
-        // The schemas' own keywords; each error with its schema (requestSchemas.ts).
-        ...requestAjvOptions,
-      },
-      onCreate: addRequestKeywords,
-    },
+    // Every error at once; fields not in a request schema (server-owned ones among them) are
+    // dropped, never stored; the schemas' own keywords. The add/edit dialog checks with the same
+    // options (schemas/validation.ts REQUEST_AJV_OPTIONS).
+    ajv: requestAjv,
   });
 
   app.decorate('config', config);

@@ -19,7 +19,8 @@ import { ListLoading } from './ListStates';
 import { SUCCESS_MESSAGE } from './messages';
 import { SchemaInputs } from './SchemaInputs';
 import { leaveQuestion, uploadStore } from './uploadQueue';
-import { editableFields, schemaDefaults } from './schemaFields';
+import { formValidator, type FormErrors } from './formValidation';
+import { editableFields, newRecordDefaults } from './schemaFields';
 
 export { SUCCESS_MESSAGE };
 
@@ -28,12 +29,19 @@ export interface DialogFormProps {
   /** The row being edited; none means a new record. */
   record?: RaRecord | undefined;
   onClose: () => void;
-  /** Inputs; default every editable field of the schema. */
+  /** Inputs; default the schema's form fields but the fixed ones. */
   inputs?: ReactNode;
-  /** Values a new record starts with, over the schema's defaults (parent code, page type…). */
+  /** Values the screen sets itself (the tab's category, the tree's parent): a new record's, and no input. */
+  fixed?: Record<string, unknown>;
+  /** Values a new record starts with, over the schema's and the descriptor's defaults. */
   createDefaults?: Record<string, unknown>;
   /** Last change to the values before they are sent. */
   transform?: (data: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * A screen's own rules beyond the call's schema, which the dialog always checks (react-admin runs
+   * no input's `validate` in a form validated as a whole). The schema's message wins on a field.
+   */
+  validate?: (values: Record<string, unknown>, context: { isEdit: boolean }) => FormErrors | undefined;
   /** Dialog title; default the descriptor's. */
   title?: string;
 }
@@ -112,7 +120,7 @@ function pickEditable(descriptor: ResourceDescriptor, data: Record<string, unkno
  * (never Escape or a backdrop click), after 提示 while a file uploads. Pessimistic, so that the server's field errors
  * come back onto their inputs; on success 操作成功!, close, and reload the list on its page.
  */
-export function DialogForm({ descriptor, record, onClose, inputs, createDefaults, transform, title }: DialogFormProps) {
+export function DialogForm({ descriptor, record, onClose, inputs, fixed, createDefaults, transform, validate, title }: DialogFormProps) {
   const notify = useNotify();
   const refresh = useRefresh();
   const isEdit = record?.id !== undefined && record.id !== null;
@@ -127,12 +135,17 @@ export function DialogForm({ descriptor, record, onClose, inputs, createDefaults
     refresh();
   };
   const prepare = (data: Record<string, unknown>) => pickEditable(descriptor, transform ? transform(data) : data);
+  // The body the dataProvider sends (an update's with its Id), checked as the server will check it.
+  const schemaRules = formValidator(descriptor, isEdit ? 'update' : 'create', (values) =>
+    isEdit ? { ...prepare(values), Id: record?.id } : prepare(values),
+  );
+  const validateForm = (values: Record<string, unknown>) => ({ ...validate?.(values, { isEdit }), ...schemaRules(values) });
 
   const body = (
-    <Form>
+    <Form validate={validateForm}>
       <DialogContent dividers sx={{ display: 'flex', flexDirection: 'column' }}>
         {/* A screen's own inputs may still be loading (they are fetched with the dialog). */}
-        <Suspense fallback={<ListLoading />}>{inputs ?? <SchemaInputs descriptor={descriptor} />}</Suspense>
+        <Suspense fallback={<ListLoading />}>{inputs ?? <SchemaInputs descriptor={descriptor} fixed={Object.keys(fixed ?? {})} />}</Suspense>
       </DialogContent>
       <DialogActions>
         <Button onClick={requestClose}>取消</Button>
@@ -183,7 +196,7 @@ export function DialogForm({ descriptor, record, onClose, inputs, createDefaults
       ) : (
         <CreateBase
           resource={descriptor.resource}
-          record={{ ...schemaDefaults(descriptor), ...createDefaults }}
+          record={{ ...newRecordDefaults(descriptor), ...createDefaults, ...fixed }}
           mutationOptions={{ onSuccess }}
           redirect={false}
           transform={prepare}

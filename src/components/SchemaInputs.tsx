@@ -1,12 +1,22 @@
 import { Fragment, lazy, Suspense, type ReactElement, type ReactNode } from 'react';
-import { BooleanInput, NumberInput, PasswordInput, TextInput, type Validator } from 'react-admin';
+import {
+  BooleanInput,
+  NumberInput,
+  PasswordInput,
+  ReferenceInput,
+  SelectInput,
+  TextInput,
+  type Validator,
+} from 'react-admin';
 import type { ResourceDescriptor } from '../../schemas/descriptor';
 import { UploadInput } from './UploadInput';
 import { dayRange, ZhDateInput } from './ZhDateInput';
-import { editableFields, fieldSchema, inputKind, validatorsFor } from './schemaFields';
+import { choicesOf, fieldKind, fieldSchema, formFields, referenceOf, referenceTarget } from './schemaFields';
 
 // TipTap is heavy: only screens with rich text load it.
 const RichTextInput = lazy(() => import('ra-input-rich-text').then((m) => ({ default: m.RichTextInput })));
+// Uppy's multipart upload and the MP4 check: only forms with a video load them.
+const VideoUploadInput = lazy(() => import('./video/VideoUploadInput').then((m) => ({ default: m.VideoUploadInput })));
 
 /** Rich text is an article or an answer: room for several paragraphs from the start. */
 const RICH_TEXT_SX = { '& .ProseMirror': { minHeight: 320 } } as const;
@@ -27,28 +37,86 @@ export function FlagInput({ source, label, helperText }: { source: string; label
   );
 }
 
+/**
+ * A reference as a select of the referenced records' names (react-admin's ReferenceInput): the
+ * records are read whole (All), matched by the referenced field (`meta.idField`, which the
+ * dataProvider makes their id), and named by the target's `nameField`.
+ */
+export function ReferenceSelect({
+  descriptor,
+  field,
+  label,
+  validate,
+  isRequired,
+  helperText,
+  emptyText,
+}: {
+  descriptor: ResourceDescriptor;
+  field: string;
+  label: string;
+  validate?: Validator[];
+  isRequired?: boolean;
+  helperText?: string | false;
+  /** The choice meaning "none" (a filter's 全部); none: a value must be chosen. */
+  emptyText?: string;
+}) {
+  const reference = referenceOf(descriptor, field)!;
+  const target = referenceTarget(reference);
+  return (
+    <ReferenceInput
+      source={field}
+      reference={target.resource}
+      filter={{ All: 1 }}
+      queryOptions={{ meta: { idField: target.idField } }}
+    >
+      <SelectInput
+        label={label}
+        optionText={target.nameField}
+        helperText={helperText ?? false}
+        {...(validate ? { validate } : {})}
+        {...(isRequired ? { isRequired } : {})}
+        {...(emptyText === undefined ? { emptyText: '请选择', emptyValue: '' } : { emptyText, emptyValue: '' })}
+      />
+    </ReferenceInput>
+  );
+}
+
 export interface SchemaInputProps {
   descriptor: ResourceDescriptor;
   field: string;
-  /** Drop `required` (a password kept unchanged on edit). */
+  /** No required mark (a password kept unchanged on edit). */
   optional?: boolean;
+  /** The required mark where the call asks more than the schema (a new member's password). */
+  isRequired?: boolean;
   helperText?: string;
+  /**
+   * Further rules of this input. Not run inside DialogForm, which checks the whole form against the
+   * call's schema (react-hook-form runs no input's rules then): give a dialog's rules to its `validate`.
+   */
   validate?: Validator[];
 }
 
-/** The input a schema field calls for: text, integer, 1/0 switch, http link…, checked by the schema's validators. */
-export function SchemaInput({ descriptor, field, optional = false, helperText, validate }: SchemaInputProps): ReactElement | null {
+/** The input a schema field's kind calls for (schemaFields.ts fieldKind), with its hint (`description`). */
+export function SchemaInput({ descriptor, field, optional = false, isRequired, helperText, validate }: SchemaInputProps): ReactElement | null {
   const schema = fieldSchema(descriptor, field);
   const label = schema.title ?? field;
-  const validators = [...validatorsFor(descriptor, field, optional), ...(validate ?? [])];
-  const common = { source: field, label, validate: validators, helperText: helperText ?? false } as const;
-  switch (inputKind(schema)) {
+  const hint = helperText ?? schema.description;
+  const validators = validate ?? [];
+  // The label's asterisk: the dialog checks the schema as a whole (formValidation.ts).
+  const required = isRequired ?? (!optional && (descriptor.schema.required?.includes(field) ?? false));
+  const common = { source: field, label, validate: validators, isRequired: required, helperText: hint ?? false } as const;
+  switch (fieldKind(descriptor, field)) {
     case 'flag':
-      return <FlagInput source={field} label={label} {...(helperText ? { helperText } : {})} />;
+      return <FlagInput source={field} label={label} {...(hint ? { helperText: hint } : {})} />;
+    case 'choice':
+      // A choice with a default always holds one of its values: no blank entry, which the server refuses.
+      return <SelectInput {...common} isRequired={required || schema.default !== undefined} choices={choicesOf(schema)} />;
+    case 'reference':
+      return <ReferenceSelect descriptor={descriptor} field={field} label={label} validate={validators} isRequired={required} helperText={hint ?? false} />;
     case 'number':
       return (
         // No min/max/step attributes: the browser would stop the form with its own bubble before
-        // the validators' Chinese messages (不能小于0…) could show.
+        // the schema's Chinese messages (不能小于0…) could show.
         <NumberInput {...common} />
       );
     case 'password':
@@ -71,40 +139,54 @@ export function SchemaInput({ descriptor, field, optional = false, helperText, v
       return (
         <Suspense fallback={null}>
           {/* Opens at an article's height, not one line. */}
-          <RichTextInput source={field} label={label} validate={validators} sx={RICH_TEXT_SX} />
+          <RichTextInput source={field} label={label} validate={validators} isRequired={required} sx={RICH_TEXT_SX} {...(hint ? { helperText: hint } : {})} />
         </Suspense>
       );
     case 'fileList':
-      return <UploadInput source={field} label={label} kind="handout" multiple />;
+      return <UploadInput source={field} label={label} kind={descriptor.files?.[field] ?? 'handout'} multiple {...(hint ? { helperText: hint } : {})} />;
+    case 'image':
+      return <UploadInput source={field} label={label} kind="image" {...(hint ? { helperText: hint } : {})} />;
+    case 'video':
+      return (
+        <Suspense fallback={null}>
+          <VideoUploadInput source={field} label={label} validate={validators} />
+        </Suspense>
+      );
     case 'object':
       // Nested values (member modules) need an input of their own: see the screen.
       return null;
+    case 'longText':
+      return <TextInput {...common} parse={keepText} multiline minRows={3} />;
     default:
-      // No maxLength attribute: the browser would cut a long paste without a word; the validator
-      // says 不能超过n个字符 instead.
+      // No maxLength attribute: the browser would cut a long paste without a word; the schema's
+      // rule says 不能超过n个字符 instead.
       return <TextInput {...common} parse={keepText} />;
   }
 }
 
 export interface SchemaInputsProps {
   descriptor: ResourceDescriptor;
-  /** Fields in display order; default every editable field of the schema. */
+  /** Fields in display order; default the schema's form fields (descriptor.ts formFields). */
   fields?: readonly string[];
-  /** Inputs replacing the generated one of a field (uploads, permission editors…). */
+  /** Fields the screen sets itself (the tab's category, the tree's parent): no input. */
+  fixed?: readonly string[];
+  /** Inputs replacing the generated one of a field (permission editors…). */
   overrides?: Partial<Record<string, ReactNode>>;
 }
 
-/** The dialog's inputs, generated from the schema (readOnly fields are the server's: not shown). */
-export function SchemaInputs({ descriptor, fields = editableFields(descriptor), overrides = {} }: SchemaInputsProps) {
+/** The dialog's inputs, generated from the schema in its order (readOnly fields are the server's: not shown). */
+export function SchemaInputs({ descriptor, fields = formFields(descriptor), fixed = [], overrides = {} }: SchemaInputsProps) {
   return (
     <>
-      {fields.map((field) =>
-        Object.hasOwn(overrides, field) ? (
-          <Fragment key={field}>{overrides[field]}</Fragment>
-        ) : (
-          <SchemaInput key={field} descriptor={descriptor} field={field} />
-        ),
-      )}
+      {fields
+        .filter((field) => !fixed.includes(field))
+        .map((field) =>
+          Object.hasOwn(overrides, field) ? (
+            <Fragment key={field}>{overrides[field]}</Fragment>
+          ) : (
+            <SchemaInput key={field} descriptor={descriptor} field={field} />
+          ),
+        )}
     </>
   );
 }

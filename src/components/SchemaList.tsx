@@ -1,10 +1,22 @@
-import { Suspense, useMemo, useState, type ReactNode } from 'react';
+import { Suspense, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
-import { Avatar, Box, Chip } from '@mui/material';
-import { Button, DataTable, List, TopToolbar, useListContext, type RaRecord } from 'react-admin';
-import type { ListColumn, ResourceDescriptor } from '../../schemas/descriptor';
-import { FILE_URL_PATTERN } from '../../schemas/fields';
+import { Avatar, Box, Chip, type ChipProps } from '@mui/material';
+import {
+  Button,
+  DataTable,
+  List,
+  ReferenceField,
+  ReferenceInput,
+  SelectInput,
+  TextField,
+  TextInput,
+  TopToolbar,
+  useListContext,
+  type RaRecord,
+} from 'react-admin';
+import { listFields, type ListColumn, type ResourceDescriptor } from '../../schemas/descriptor';
+import { parseFileList } from '../../schemas/fileList';
 import { useAccess } from '../access/useMember';
 import { formatDate } from '../i18n/dayjs';
 import { DeferredRows } from './DeferredRows';
@@ -12,9 +24,11 @@ import { DeleteWithConfirm } from './DeleteWithConfirm';
 import type { DialogFormProps } from './DialogForm';
 import { lazyPart, usePreloadWhenIdle } from './lazyPart';
 import { ListEmpty, ListLoading } from './ListStates';
+import { RichTextPreview } from './RichTextPreview';
 import { RowButton } from './RowButton';
-import { SafeLink } from './SafeLink';
-import { columnRender, fieldTitle } from './schemaFields';
+import { FileLink, isFileUrl, SafeLink } from './SafeLink';
+import { choiceLabel, choicesOf, fieldKind, fieldSchema, fieldTitle, referenceOf, referenceTarget } from './schemaFields';
+import { SearchBar, type AppliedSearch } from './SearchBar';
 import { ZhPagination } from './ZhPagination';
 
 type Row = RaRecord & Record<string, unknown>;
@@ -22,22 +36,50 @@ type Row = RaRecord & Record<string, unknown>;
 /** The add/edit dialog (react-admin's forms and inputs): fetched once the rows are shown. */
 const DialogForm = lazyPart(() => import('./DialogForm').then((m) => m.DialogForm));
 
-const FILE_URL = new RegExp(FILE_URL_PATTERN);
-
 /** The permanent filter of a list: every row at once (All) when it has no pager. */
 export function schemaListFilter(filter: Record<string, unknown> | undefined, paged: boolean): Record<string, unknown> | undefined {
   return paged ? filter : { ...filter, All: 1 };
 }
 
-/** One cell, rendered the way the descriptor (or the schema) says. */
+/** Tag colours of a choice's values, in the schema's order. */
+const CHOICE_COLOURS: readonly ChipProps['color'][] = ['default', 'primary', 'success', 'warning', 'info', 'secondary', 'error'];
+
+const textOf = (value: unknown) => (value === null || value === undefined ? '' : String(value));
+
+/** A reference's cell: the referenced record's name (react-admin's ReferenceField over getMany). */
+function ReferenceName({ descriptor, field, record }: { descriptor: ResourceDescriptor; field: string; record: Row }) {
+  const target = referenceTarget(referenceOf(descriptor, field)!);
+  return (
+    <ReferenceField
+      source={field}
+      record={record}
+      reference={target.resource}
+      link={false}
+      queryOptions={{ meta: { idField: target.idField } }}
+      emptyText=""
+    >
+      <TextField source={target.nameField} />
+    </ReferenceField>
+  );
+}
+
+/** One cell, rendered the way the field's kind calls for (schemaFields.ts fieldKind). */
 export function renderCell(descriptor: ResourceDescriptor, column: ListColumn, record: Row): ReactNode {
-  const value = record[column.field];
-  switch (columnRender(descriptor, column)) {
+  const { field } = column;
+  const value = record[field];
+  const schema = fieldSchema(descriptor, field);
+  switch (fieldKind(descriptor, field)) {
     case 'flag': {
-      const [on, off] = column.flagLabels ?? ['是', '否'];
-      const isOn = value === 1 || value === true;
-      return <Chip size="small" label={isOn ? on : off} color={isOn ? 'primary' : 'default'} variant={isOn ? 'filled' : 'outlined'} />;
+      const isOn = Number(value) === 1;
+      return <Chip size="small" label={choiceLabel(schema, isOn ? 1 : 0)} color={isOn ? 'primary' : 'default'} variant={isOn ? 'filled' : 'outlined'} />;
     }
+    case 'choice': {
+      if (value === null || value === undefined || value === '') return '';
+      const index = (schema.enum ?? []).indexOf(value);
+      return <Chip size="small" label={choiceLabel(schema, value)} color={CHOICE_COLOURS[Math.max(index, 0) % CHOICE_COLOURS.length]} />;
+    }
+    case 'reference':
+      return value === null || value === undefined || value === '' ? '' : <ReferenceName descriptor={descriptor} field={field} record={record} />;
     case 'date':
       return formatDate(value);
     case 'datetime':
@@ -45,21 +87,69 @@ export function renderCell(descriptor: ResourceDescriptor, column: ListColumn, r
     case 'link':
       return <SafeLink href={value} />;
     case 'image':
-      return typeof value === 'string' && FILE_URL.test(value) ? (
-        <Avatar variant="rounded" src={value} alt={fieldTitle(descriptor, column.field)} />
-      ) : null;
-    case 'number':
-      return value === null || value === undefined ? '' : String(value);
+      return isFileUrl(value) ? <Avatar variant="rounded" src={value} alt={fieldTitle(descriptor, field)} /> : null;
+    case 'video':
+      return isFileUrl(value) ? <FileLink url={value} name={fieldTitle(descriptor, field)} /> : null;
+    case 'richText':
+      return <RichTextPreview descriptor={descriptor} field={field} record={record} />;
+    case 'fileList':
+      return (
+        <Box sx={{ display: 'flex', flexDirection: 'column', gap: 0.25 }}>
+          {parseFileList(value).map((file, index) => (
+            <FileLink key={`${file.url}-${index}`} url={file.url} name={file.name} />
+          ))}
+        </Box>
+      );
     default:
-      return value === null || value === undefined ? '' : String(value);
+      return textOf(value);
   }
+}
+
+/** The filter control of a declared filter field, as its kind calls for; every one shows 全部 first. */
+function filterInput(descriptor: ResourceDescriptor, field: string): ReactElement {
+  const schema = fieldSchema(descriptor, field);
+  const label = schema.title ?? field;
+  const common = { source: field, label, alwaysOn: true, key: field, helperText: false } as const;
+  switch (fieldKind(descriptor, field)) {
+    case 'flag':
+    case 'choice':
+      return <SelectInput {...common} choices={choicesOf(schema)} emptyText="全部" emptyValue="" />;
+    case 'reference': {
+      const target = referenceTarget(referenceOf(descriptor, field)!);
+      return (
+        <ReferenceInput {...common} reference={target.resource} filter={{ All: 1 }} queryOptions={{ meta: { idField: target.idField } }}>
+          <SelectInput label={label} optionText={target.nameField} emptyText="全部" emptyValue="" helperText={false} />
+        </ReferenceInput>
+      );
+    }
+    default:
+      return <TextInput {...common} />;
+  }
+}
+
+/** The search of the declared `searchFields`: 搜索 with the text, 重置; an empty text says 请输入搜索内容. */
+function ListSearch({ descriptor }: { descriptor: ResourceDescriptor }) {
+  const { filterValues, setFilters } = useListContext();
+  const choices = useMemo(() => descriptor.searchFields.map((field) => ({ field, label: fieldTitle(descriptor, field) })), [descriptor]);
+  const applied = descriptor.searchFields.find((field) => typeof filterValues[field] === 'string' && filterValues[field] !== '');
+  const initial: AppliedSearch | undefined = applied ? { field: applied, value: String(filterValues[applied]) } : undefined;
+  const without = (values: Record<string, unknown>) =>
+    Object.fromEntries(Object.entries(values).filter(([key]) => !descriptor.searchFields.includes(key)));
+  return (
+    <SearchBar
+      choices={choices}
+      initial={initial}
+      onSearch={({ field, value }) => setFilters({ ...without(filterValues), [field]: value }, {}, false)}
+      onReset={() => setFilters(without(filterValues), {}, false)}
+    />
+  );
 }
 
 export interface SchemaListProps {
   descriptor: ResourceDescriptor;
   /** Permanent list filters (parent code, page type…). */
   filter?: Record<string, unknown>;
-  /** Columns; default the descriptor's listColumns. */
+  /** Columns; default the schema's (descriptor.ts listFields). */
   columns?: readonly ListColumn[];
   /** Buttons shown before the add button in the top bar. */
   actions?: ReactNode;
@@ -69,8 +159,13 @@ export interface SchemaListProps {
   rowActions?: (record: Row) => ReactNode;
   /** false: every row at once (All=1) without a pager, as the websites list of 常用网站管理. */
   paged?: boolean;
-  /** Dialog settings shared by add and edit (inputs, defaults of new records, transform). */
-  form?: Pick<DialogFormProps, 'inputs' | 'createDefaults' | 'transform'>;
+  /** Dialog settings shared by add and edit (inputs, fields the screen fixes, defaults of new records, transform, rules). */
+  form?: Pick<DialogFormProps, 'inputs' | 'fixed' | 'createDefaults' | 'transform' | 'validate'>;
+  /**
+   * The page, filters and search in the address (a reload or 返回 comes back to them): the
+   * generated screens. Special screens whose routes carry their own query keep them in memory.
+   */
+  syncWithLocation?: boolean;
 }
 
 function Table({ descriptor, columns, rowActions, onEdit }: {
@@ -90,8 +185,8 @@ function Table({ descriptor, columns, rowActions, onEdit }: {
         <DataTable.Col
           key={column.field}
           source={column.field}
-          label={column.label ?? fieldTitle(descriptor, column.field)}
-          disableSort
+          label={fieldTitle(descriptor, column.field)}
+          disableSort={!descriptor.sortable?.includes(column.field)}
           render={(record: Row) => renderCell(descriptor, column, record)}
         />
       ))}
@@ -121,12 +216,13 @@ function Table({ descriptor, columns, rowActions, onEdit }: {
 export function SchemaList({
   descriptor,
   filter,
-  columns = descriptor.listColumns,
+  columns = listFields(descriptor).map((field) => ({ field })),
   actions,
   addLabel = '新增',
   rowActions,
   form,
   paged = true,
+  syncWithLocation = false,
 }: SchemaListProps) {
   const [editing, setEditing] = useState<Row | 'new' | null>(null);
   const can = useAccess(descriptor.resource);
@@ -135,9 +231,11 @@ export function SchemaList({
   // The same element while its inputs stay: react-admin renders the list again as the session
   // settles, and the toolbar need not follow.
   const canCreate = can('create');
+  const hasSearch = descriptor.searchFields.length > 0;
   const toolbar = useMemo(
     () => (
-      <TopToolbar>
+      <TopToolbar sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
+        {hasSearch && <ListSearch descriptor={descriptor} />}
         {actions}
         {canCreate && (
           <Button label={addLabel} variant="contained" onClick={() => setEditing('new')}>
@@ -146,7 +244,12 @@ export function SchemaList({
         )}
       </TopToolbar>
     ),
-    [actions, canCreate, addLabel],
+    [actions, canCreate, addLabel, hasSearch, descriptor],
+  );
+  // Filters the screen does not fix itself (a tab's category), each a control.
+  const filters = useMemo(
+    () => descriptor.filters.filter((field) => !(filter && field in filter) && field in descriptor.schema.properties).map((field) => filterInput(descriptor, field)),
+    [descriptor, filter],
   );
   const table = <Table descriptor={descriptor} columns={columns} rowActions={rowActions} onEdit={setEditing} />;
 
@@ -162,8 +265,8 @@ export function SchemaList({
         actions={toolbar}
         empty={false}
         exporter={false}
-        // The legacy routes carry their own query (type, code): the list keeps its state in memory.
-        disableSyncWithLocation
+        {...(filters.length > 0 ? { filters } : {})}
+        disableSyncWithLocation={!syncWithLocation}
         storeKey={false}
         // The screen's guard (RequireModule) has the member before the screen renders, a refused
         // session (401) logs out (authProvider.checkError), and the server checks every call: the

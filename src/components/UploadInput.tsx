@@ -22,6 +22,7 @@ import { FILE_URL_PATTERN } from '../../schemas/fields';
 import type { FileEntry, UploadKind } from '../../schemas/types';
 import type { LegacyDataProvider } from '../dataProvider/index';
 import { useFileName, useRememberFileName } from './fileNames';
+import { FileLink } from './SafeLink';
 import { BUSY_MESSAGE, formatSize, formatSpeed, uploadFile, uploadStore, type UploadProgress } from './uploadQueue';
 
 const FILE_URL = new RegExp(FILE_URL_PATTERN);
@@ -136,7 +137,7 @@ export function UploadInput({ source, label, kind, accept, multiple = false, tit
             <Box component="img" src={url} alt={label} sx={{ maxWidth: 240, maxHeight: 120, border: 1, borderColor: 'divider', borderRadius: 1 }} />
           )}
           <Typography variant="body2" sx={{ wordBreak: 'break-all' }}>
-            {fileName}
+            <FileLink url={url} name={fileName ?? url} />
           </Typography>
           <IconButton aria-label={`移除${label}`} onClick={() => field.onChange('')} size="small">
             <DeleteIcon fontSize="small" />
@@ -159,7 +160,7 @@ export function UploadInput({ source, label, kind, accept, multiple = false, tit
               <ListItemIcon sx={{ minWidth: 32 }}>
                 <InsertDriveFileIcon fontSize="small" />
               </ListItemIcon>
-              <ListItemText primary={file.name} />
+              <ListItemText primary={<FileLink url={file.url} name={file.name} />} />
             </ListItem>
           ))}
         </List>

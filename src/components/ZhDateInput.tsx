@@ -48,7 +48,7 @@ function toDayjs(value: unknown): Dayjs | null {
   return dayjs(String(value));
 }
 
-/** Typed but not a day (2026-02-3_, 2026-02-30): said at once rather than sent. */
+/** Typed but not a day (2026-02-3_, 2026-02-30): said at once rather than sent (in a dialog, its schema's `format` says it). */
 const completeDay: Validator = (value: unknown) => (value === INVALID_DAY ? FIELD_MESSAGES.date : undefined);
 
 /** The range a date field's schema declares (`formatMinimum` / `formatMaximum`), as the picker's bounds. */
@@ -63,6 +63,8 @@ export interface ZhDateInputProps {
   source: string;
   label: string;
   validate?: Validator | Validator[];
+  /** The label's required mark, when the form checks the day as a whole (DialogForm). */
+  isRequired?: boolean;
   helperText?: ReactNode;
   /** Earliest and latest day that may be chosen ('YYYY-MM-DD'). */
   minDate?: string | undefined;
@@ -79,9 +81,10 @@ export interface ZhDateInputProps {
  * empty), the field reads YYYY-MM-DD and is typed section by section from the keyboard, and its
  * calendar names months and week days in Chinese.
  */
-export function ZhDateInput({ source, label, validate, helperText, minDate, maxDate, parse, sx }: ZhDateInputProps) {
+export function ZhDateInput({ source, label, validate, isRequired: required, helperText, minDate, maxDate, parse, sx }: ZhDateInputProps) {
   const { id, field, fieldState, isRequired } = useInput({
     source,
+    ...(required ? { isRequired: required } : {}),
     validate: [...(Array.isArray(validate) ? validate : validate ? [validate] : []), completeDay],
     ...(parse ? { parse } : {}),
   });

@@ -1,12 +1,15 @@
-// Reads what the screens need from an entity's JSON schema: titles, how a column renders, which
-// widget edits a field and its validators. Nothing here restates a field by hand.
-import { number, type Validator } from 'react-admin';
-import type { ListColumn, ResourceDescriptor } from '../../schemas/descriptor';
-import { FIELD_MESSAGES, HTTP_URL_PATTERN } from '../../schemas/fields';
+// Reads what the screens need from an entity's JSON schema and descriptor: titles, the kind of each
+// field (which input edits it, which cell shows it, which filter narrows by it: the table of
+// docs/architecture.md) and its choices. Nothing here restates a field by hand.
+import { formFields, type Reference, type ResourceDescriptor } from '../../schemas/descriptor';
+import { HTTP_URL_PATTERN } from '../../schemas/fields';
+import { resourceByName } from '../../schemas/index';
+import { dayjs } from '../i18n/dayjs';
 
 export interface FieldSchema {
   type?: string | readonly string[];
   title?: string;
+  description?: string;
   enum?: readonly unknown[];
   format?: string;
   pattern?: string;
@@ -18,10 +21,11 @@ export interface FieldSchema {
   readOnly?: boolean;
   writeOnly?: boolean;
   contentMediaType?: string;
-  /** Our keywords (schemas/fields.ts): a required field's own message, a date's first and last day. */
+  /** Our keywords (schemas/fields.ts): a required field's own message, a date's first and last day, an enum's labels. */
   requiredMessage?: string;
   formatMinimum?: string;
   formatMaximum?: string;
+  enumLabels?: Readonly<Record<string, string>>;
 }
 
 export function fieldSchema(descriptor: ResourceDescriptor, field: string): FieldSchema {
@@ -38,130 +42,101 @@ export function isFlag(schema: FieldSchema): boolean {
   return schema.type === 'integer' && !!schema.enum && schema.enum.length === 2 && schema.enum.includes(0) && schema.enum.includes(1);
 }
 
-export type ColumnRender = NonNullable<ListColumn['render']>;
+/** Text longer than a line holds: a several-line input. */
+const LONG_TEXT = 200;
 
-export function columnRender(descriptor: ResourceDescriptor, column: ListColumn): ColumnRender {
-  if (column.render) return column.render;
-  const schema = fieldSchema(descriptor, column.field);
+/**
+ * The kinds of field a schema can declare. Each has one input, one cell and one filter
+ * (SchemaInputs.tsx, SchemaList.tsx; the table in docs/architecture.md).
+ */
+export type FieldKind =
+  | 'text'
+  | 'longText'
+  | 'number'
+  | 'flag'
+  | 'choice'
+  | 'reference'
+  | 'date'
+  | 'datetime'
+  | 'link'
+  | 'richText'
+  | 'fileList'
+  | 'video'
+  | 'image'
+  | 'password'
+  | 'object';
+
+/** The reference a field holds (the descriptor's `references`), if it holds one. */
+export function referenceOf(descriptor: ResourceDescriptor, field: string): Reference | undefined {
+  return descriptor.references?.find((r) => r.field === field);
+}
+
+/** A field's kind, from its schema and the descriptor's `references` and `files`. */
+export function fieldKind(descriptor: ResourceDescriptor, field: string): FieldKind {
+  const schema = fieldSchema(descriptor, field);
+  if (schema.writeOnly) return 'password';
+  if (referenceOf(descriptor, field)) return 'reference';
+  const file = descriptor.files?.[field];
+  if (file === 'image') return 'image';
+  if (file === 'video') return 'video';
+  if (schema.contentMediaType === 'application/json') return 'fileList';
+  if (schema.contentMediaType === 'text/html') return 'richText';
   if (isFlag(schema)) return 'flag';
+  if (schema.enum) return 'choice';
+  if (schema.type === 'integer' || schema.type === 'number') return 'number';
+  if (schema.type === 'object' || schema.type === 'array') return 'object';
   if (schema.format === 'date') return 'date';
   if (schema.format === 'date-time') return 'datetime';
   if (schema.pattern === HTTP_URL_PATTERN) return 'link';
-  if (schema.type === 'integer' || schema.type === 'number') return 'number';
+  if ((schema.maxLength ?? 0) > LONG_TEXT) return 'longText';
   return 'text';
 }
 
-export type InputKind = 'text' | 'number' | 'flag' | 'link' | 'date' | 'richText' | 'fileList' | 'password' | 'object';
-
-export function inputKind(schema: FieldSchema): InputKind {
-  if (schema.writeOnly) return 'password';
-  if (isFlag(schema)) return 'flag';
-  if (schema.type === 'integer' || schema.type === 'number') return 'number';
-  if (schema.type === 'object' || schema.type === 'array') return 'object';
-  if (schema.contentMediaType === 'text/html') return 'richText';
-  if (schema.contentMediaType === 'application/json') return 'fileList';
-  if (schema.format === 'date') return 'date';
-  if (schema.pattern === HTTP_URL_PATTERN) return 'link';
-  return 'text';
+/** The choices of an enum (a flag's included), in the schema's order: `{ id: value, name: label }`. */
+export function choicesOf(schema: FieldSchema): { id: string | number; name: string }[] {
+  const values = (schema.enum ?? []).filter((v): v is string | number => typeof v === 'string' || typeof v === 'number');
+  // A flag lists 1 before 0 (是, 否).
+  const ordered = isFlag(schema) ? [1, 0] : values;
+  return ordered.map((id) => ({ id, name: schema.enumLabels?.[String(id)] ?? String(id) }));
 }
 
-/** Fields a form edits: the schema's own, minus what the server owns (readOnly). */
+/** The label of one value of an enum (是 / 否 for a flag without labels). */
+export function choiceLabel(schema: FieldSchema, value: unknown): string {
+  if (value === null || value === undefined) return '';
+  const label = schema.enumLabels?.[String(value)];
+  if (label !== undefined) return label;
+  if (isFlag(schema)) return Number(value) === 1 ? '是' : '否';
+  return String(value);
+}
+
+/** What a reference points at: the referenced resource, its field matched and the field naming it. */
+export function referenceTarget(reference: Reference): { resource: string; idField: string; nameField: string } {
+  const target = resourceByName(reference.to);
+  return { resource: reference.to, idField: reference.toField, nameField: target?.nameField ?? reference.toField };
+}
+
+/** Fields a request may set: the schema's own, minus what the server owns (readOnly). */
 export function editableFields(descriptor: ResourceDescriptor): string[] {
   return Object.entries(descriptor.schema.properties)
     .filter(([, prop]) => !(prop as FieldSchema).readOnly)
     .map(([name]) => name);
 }
 
-export const LINK_MESSAGE = FIELD_MESSAGES.link;
-
-/** What a required field says when it is left out or blank: its `requiredMessage`, else 必填. */
-export function requiredMessage(descriptor: ResourceDescriptor, field: string): string {
-  return fieldSchema(descriptor, field).requiredMessage ?? FIELD_MESSAGES.required;
-}
-
-const isUnset = (value: unknown) => value === undefined || value === null || value === '';
-
-/** Text as the server checks it: trimmed (server/src/routes/requestSchemas.ts), unless a password. */
-const asSent = (value: unknown, kind: InputKind) => (typeof value === 'string' && kind !== 'password' ? value.trim() : value);
-
-/** Length as JSON Schema counts it: in characters (code points), not UTF-16 units. */
-const lengthOf = (text: string) => [...text].length;
-
-/** A day as 'YYYY-MM-DD' (a picker may give a Date). */
-function dayOf(value: unknown): string | undefined {
-  if (typeof value === 'string') return value;
-  if (value instanceof Date && !Number.isNaN(value.getTime())) {
-    const pad = (n: number) => String(n).padStart(2, '0');
-    return `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
-  }
-  return undefined;
-}
+export { formFields };
 
 /**
- * Validators from the schema's keywords, with the server's wording (schemas/fields.ts FIELD_MESSAGES),
- * so a dialog says what is wrong before anything is sent; `optional` drops `required` (e.g. a password
- * on edit). Text counts as the server will see it: trimmed, so spaces alone are blank.
+ * What a new record starts with in the dialog: the schema's `default` keywords, and the
+ * descriptor's `createDefaults` the server would apply (today's date), so the dialog shows them.
+ * 'last' (after the last row) is left to the server, which alone knows the last row.
  */
-export function validatorsFor(descriptor: ResourceDescriptor, field: string, optional = false): Validator[] {
-  const schema = fieldSchema(descriptor, field);
-  const kind = inputKind(schema);
-  const out: Validator[] = [];
-  if (!optional && descriptor.schema.required?.includes(field)) {
-    const message = requiredMessage(descriptor, field);
-    // `isRequired` marks the label as react-admin's own required() does.
-    out.push(Object.assign((value: unknown) => (isUnset(asSent(value, kind)) ? message : undefined), { isRequired: true }));
-  }
-  if (kind === 'number') {
-    out.push(number());
-    out.push((value: unknown) => (isUnset(value) || Number.isInteger(Number(value)) ? undefined : '必须为整数'));
-    const { minimum, maximum } = schema;
-    if (minimum !== undefined) out.push((value: unknown) => (!isUnset(value) && Number(value) < minimum ? FIELD_MESSAGES.minimum(minimum) : undefined));
-    if (maximum !== undefined) out.push((value: unknown) => (!isUnset(value) && Number(value) > maximum ? FIELD_MESSAGES.maximum(maximum) : undefined));
-  } else if (kind !== 'flag' && kind !== 'object') {
-    const { minLength, maxLength } = schema;
-    const text = (value: unknown) => {
-      const sent = asSent(value, kind);
-      return typeof sent === 'string' && sent !== '' ? sent : undefined;
-    };
-    if (minLength !== undefined && minLength > 1) {
-      out.push((value: unknown) => {
-        const t = text(value);
-        return t !== undefined && lengthOf(t) < minLength ? FIELD_MESSAGES.minLength(minLength) : undefined;
-      });
-    }
-    if (maxLength !== undefined) {
-      out.push((value: unknown) => {
-        const t = text(value);
-        return t !== undefined && lengthOf(t) > maxLength ? FIELD_MESSAGES.maxLength(maxLength) : undefined;
-      });
-    }
-    if (kind === 'link') {
-      const link = new RegExp(HTTP_URL_PATTERN);
-      out.push((value: unknown) => {
-        const t = text(value);
-        return t !== undefined && !link.test(t) ? FIELD_MESSAGES.link : undefined;
-      });
-    }
-    if (kind === 'date') {
-      const { formatMinimum: first, formatMaximum: last } = schema;
-      out.push((value: unknown) => {
-        const day = dayOf(value);
-        if (!day) return undefined;
-        if (first !== undefined && day < first) return FIELD_MESSAGES.earliest(first);
-        if (last !== undefined && day > last) return FIELD_MESSAGES.latest(last);
-        return undefined;
-      });
-    }
-  }
-  return out;
-}
-
-/** Defaults of a new record, from the schema's `default` keywords. */
-export function schemaDefaults(descriptor: ResourceDescriptor): Record<string, unknown> {
+export function newRecordDefaults(descriptor: ResourceDescriptor, today: string = dayjs().format('YYYY-MM-DD')): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, prop] of Object.entries(descriptor.schema.properties)) {
     const d = (prop as FieldSchema).default;
     if (d !== undefined && !(prop as FieldSchema).readOnly) out[name] = d;
+  }
+  for (const [name, rule] of Object.entries(descriptor.createDefaults ?? {})) {
+    if (rule === 'today') out[name] = today;
   }
   return out;
 }

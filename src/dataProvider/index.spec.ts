@@ -159,6 +159,12 @@ describe('toOrderName', () => {
       'VD_NAME ASC, IS_TOP DESC, VD_TIME DESC',
     );
   });
+
+  it('sorts a declared sortable column alone, which its own index serves', () => {
+    const sortable = { ...videoResource, sortable: ['VdNum'] };
+    expect(toOrderName(sortable, { field: 'VdNum', order: 'DESC' })).toBe('VD_NUM DESC');
+    expect(toOrderName(sortable, { field: 'VdTime', order: 'ASC' })).toBe('VD_TIME ASC, IS_TOP DESC');
+  });
 });
 
 describe('getOne and getMany', () => {

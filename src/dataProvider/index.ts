@@ -10,6 +10,7 @@
  * | getOne            | calls.one { Id } (+ Code from meta.code when oneParam is 'Code')               |
  * | getOne (no one)   | calls.list { All: 1, OrderName: defaultOrder, ...meta.filter }, find by Id     |
  * | getMany           | getOne per id in parallel (one All=1 list call when there is no calls.one)    |
+ * | (meta.idField)    | getList/getMany identify rows by that field (a reference's code): All=1 list   |
  * | getManyReference  | getList with filter[target] = id (target must be a declared filter)           |
  * | create            | calls.create data minus id                                                     |
  * | update            | calls.update { ...data, Id: id } minus id                                      |
@@ -55,9 +56,19 @@ function isRow(value: unknown): value is Row {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
-/** react-admin needs `id`; the legacy records carry `Id`. */
-function withId(row: Row): RaRecord {
-  return { ...row, id: row.Id as Identifier };
+/**
+ * react-admin needs `id`; the legacy records carry `Id`. A reference names its record by another
+ * field (`VdtCode`): asked with `meta.idField`, that field is the id, so that react-admin's
+ * ReferenceInput and ReferenceField find the record the value names.
+ */
+function withId(row: Row, idField = 'Id'): RaRecord {
+  return { ...row, id: row[idField] as Identifier };
+}
+
+/** The field a call's `meta.idField` names, if it is a field of the descriptor's schema. */
+function idFieldOf(descriptor: ResourceDescriptor, meta: unknown): string | undefined {
+  const field = isRow(meta) ? meta.idField : undefined;
+  return typeof field === 'string' && Object.hasOwn(descriptor.schema.properties, field) ? field : undefined;
 }
 
 function withoutId(data: unknown): Row {
@@ -77,16 +88,16 @@ export function legacyDataProvider(apiUrl: string, httpClient: HttpClient = fetc
   const send = <T>(service: Service, name: string, params: Row = {}, signal?: AbortSignal) =>
     postJson<T>(httpClient, urlOf(service, name), params, signal);
 
-  const list = async (descriptor: ResourceDescriptor, query: ListQuery, signal?: AbortSignal) => {
+  const list = async (descriptor: ResourceDescriptor, query: ListQuery, signal?: AbortSignal, idField?: string) => {
     const params = toListParams(descriptor, query);
     const { data, total } = await send<unknown>(descriptor.service, descriptor.calls.list, params, signal);
-    const rows = Array.isArray(data) ? data.filter(isRow).map(withId) : [];
+    const rows = Array.isArray(data) ? data.filter(isRow).map((row) => withId(row, idField)) : [];
     return { data: rows, total: params.All === 1 ? rows.length : (total ?? rows.length) };
   };
 
   /** Every row, for descriptors without a single-record call (video types, websites, classifications). */
-  const listAll = (descriptor: ResourceDescriptor, filter: Row = {}, signal?: AbortSignal) =>
-    list(descriptor, { filter: { ...filter, All: 1 }, sort: undefined }, signal).then((r) => r.data);
+  const listAll = (descriptor: ResourceDescriptor, filter: Row = {}, signal?: AbortSignal, idField?: string) =>
+    list(descriptor, { filter: { ...filter, All: 1 }, sort: undefined }, signal, idField).then((r) => r.data);
 
   const getOne = async (
     descriptor: ResourceDescriptor,
@@ -125,7 +136,7 @@ export function legacyDataProvider(apiUrl: string, httpClient: HttpClient = fetc
   const provider: LegacyDataProvider = {
     async getList(resource, params) {
       const descriptor = descriptorOf(resource);
-      const result = await list(descriptor, params as ListQuery, params.signal);
+      const result = await list(descriptor, params as ListQuery, params.signal, idFieldOf(descriptor, params.meta));
       return result as never;
     },
 
@@ -136,8 +147,9 @@ export function legacyDataProvider(apiUrl: string, httpClient: HttpClient = fetc
 
     async getMany(resource, params) {
       const descriptor = descriptorOf(resource);
-      if (!descriptor.calls.one) {
-        const rows = await listAll(descriptor, isRow(params.meta?.filter) ? params.meta.filter : {}, params.signal);
+      const idField = idFieldOf(descriptor, params.meta);
+      if (!descriptor.calls.one || idField) {
+        const rows = await listAll(descriptor, isRow(params.meta?.filter) ? params.meta.filter : {}, params.signal, idField);
         const byId = new Map(rows.map((r) => [String(r.id), r]));
         const data = params.ids.map((id) => byId.get(String(id))).filter((r): r is RaRecord => r !== undefined);
         return { data } as never;

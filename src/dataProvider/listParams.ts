@@ -25,6 +25,8 @@ export function toOrderName(descriptor: ResourceDescriptor, sort?: { field: stri
   if (!sort || typeof sort.field !== 'string' || !isSortable(descriptor, sort.field)) return descriptor.defaultOrder;
   const column = toColumn(sort.field);
   const direction = String(sort.order).toUpperCase() === 'DESC' ? 'DESC' : 'ASC';
+  // A declared sortable column alone: the server breaks ties by Id, and its index serves just that.
+  if (descriptor.sortable?.includes(sort.field)) return `${column} ${direction}`;
   const rest = descriptor.defaultOrder
     .split(',')
     .map((part) => part.trim())

@@ -1,9 +1,13 @@
-import { memo, useDeferredValue, useState } from 'react';
+import { memo, Suspense, useDeferredValue, useState } from 'react';
 import { AppBar, Layout, Logout, Sidebar, UserMenu, useTranslate, type AppBarProps, type LayoutProps, type SidebarProps } from 'react-admin';
 import { useMember } from '../access/useMember';
+import { lazyPart, usePreloadWhenIdle } from '../components/lazyPart';
 import { AppMenu } from './AppMenu';
-import { ChangePasswordDialog, ChangePasswordMenuItem } from './ChangePassword';
+import { ChangePasswordMenuItem } from './ChangePassword';
 import { ScreenTitle } from './ScreenTitle';
+
+/** 修改密码's dialog, with the server's validators of a password: not part of the first screen. */
+const ChangePasswordDialog = lazyPart(() => import('./ChangePasswordDialog').then((m) => m.ChangePasswordDialog));
 
 /**
  * The app bar stays in place (a back office's title and user menu are as well kept in view); it
@@ -13,6 +17,7 @@ import { ScreenTitle } from './ScreenTitle';
  */
 const AppTopBar = memo(function AppTopBar(props: AppBarProps) {
   const [changingPassword, setChangingPassword] = useState(false);
+  usePreloadWhenIdle(ChangePasswordDialog);
   // The loading indicator and the user menu render after the screen, in a render React may interrupt.
   const complete = useDeferredValue(true, false);
   const { member } = useMember();
@@ -38,7 +43,11 @@ const AppTopBar = memo(function AppTopBar(props: AppBarProps) {
       >
         <ScreenTitle />
       </AppBar>
-      {changingPassword && <ChangePasswordDialog onClose={() => setChangingPassword(false)} />}
+      {changingPassword && (
+        <Suspense fallback={null}>
+          <ChangePasswordDialog onClose={() => setChangingPassword(false)} />
+        </Suspense>
+      )}
     </>
   );
 });

@@ -64,7 +64,7 @@ export function useBrowserSuite(): Suite {
     suite.context.setDefaultNavigationTimeout(60_000);
     suite.page = await suite.context.newPage();
     // Errors of the page itself (uncaught exceptions) are printed: they explain failing steps.
-    suite.page.on('pageerror', (error) => console.error(`[page error] ${error.message}`));
+    suite.page.on('pageerror', (error) => console.error(`[page error] ${error.message}\n${error.stack ?? ''}`));
   }, 120_000);
   afterAll(async () => {
     await suite.context?.close();

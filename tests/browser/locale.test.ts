@@ -150,8 +150,9 @@ describe('rich-text editors open at an article’s height', () => {
     const { page } = s;
     await page.goto('/Knowledge/TYKJ/Manage');
     await page.getByRole('treeitem', { name: '计价规则' }).click();
-    await page.getByRole('button', { name: '新增文件' }).click();
-    const dialog = formDialog(page, '文章目录详情');
+    // 统一口径 adds answers, not files: 新增, and the dialog is its own.
+    await page.getByRole('button', { name: '新增', exact: true }).click();
+    const dialog = formDialog(page, '统一口径详情');
     await editors(dialog).nth(1).waitFor();
     const heights = await editorHeights(dialog);
     expect(heights).toHaveLength(2);

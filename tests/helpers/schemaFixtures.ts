@@ -45,7 +45,6 @@ export const noticeResource = {
   // Mixed directions: the index must hold them as they are.
   defaultOrder: 'IS_PINNED DESC, NT_SORT ASC',
   module: 'fixtureNotice',
-  listColumns: [{ field: 'NtTitle' }, { field: 'NtDate', render: 'date' }],
   filters: ['NtCategory'],
   modules: [{ key: 'fixtureNotice', label: '测试公告' }],
   screens: [],

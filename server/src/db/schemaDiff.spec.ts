@@ -26,6 +26,7 @@ import {
   isEmpty,
   migratedShape,
   renderMigration,
+  requiredTables,
   serves,
   type DatabaseShape,
   type TableInfo,
@@ -250,6 +251,17 @@ describe('the comparison', () => {
     const copying = { ...cascade, onDelete: 'refuse', copy: { VdtName: 'VdPer' } } as const;
     expect(indexedShapes(descriptor({ filters: ['VdtCode', 'VdPer'], references: [copying] }))).toEqual([[], ['VdtCode'], ['VdPer']]);
     expect(indexedShapes(descriptor({ filters: ['VdtCode', 'VdPer'], references: [{ ...copying, root: '0' }] }))).toHaveLength(4);
+  });
+
+  it('gives each sortable column an index of its own under every filter shape', () => {
+    const d = descriptor({ filters: ['VdtCode'], sortable: ['VdNum'] });
+    const [spec] = requiredTables([d]);
+    const sorted = spec!.indexes.filter((i) => i.purpose.endsWith('sorted by VdNum'));
+    expect(sorted.map((i) => [i.lead, i.order.map((o) => `${o.name}${o.desc ? ' desc' : ''}`)])).toEqual([
+      [[], ['VD_NUM', 'ID']],
+      [[toColumn('VdtCode')], ['VD_NUM', 'ID']],
+    ]);
+    expect(requiredTables([descriptor({ filters: ['VdtCode'] })])[0]!.indexes.some((i) => i.purpose.includes('sorted by'))).toBe(false);
   });
 
   it('accepts an index whose lead columns come in any order and whose order runs either way', () => {

@@ -264,6 +264,11 @@ export function orderColumns(d: ResourceDescriptor): { name: string; desc: boole
   }
 }
 
+/** A sortable field's order as index columns: the field, then the Id (docs/api.md: ties by Id). */
+function sortColumns(d: ResourceDescriptor, field: string): { name: string; desc: boolean }[] {
+  return parseOrderName(`${toColumn(field)} ASC`, d).map((t) => ({ name: t.column, desc: t.direction === 'desc' }));
+}
+
 /** What each table needs, from the descriptors (several descriptors on one table add up). */
 export function requiredTables(descriptors: readonly ResourceDescriptor[]): TableSpec[] {
   interface Building {
@@ -291,16 +296,22 @@ export function requiredTables(descriptors: readonly ResourceDescriptor[]): Tabl
       if (column === 'ID' || spec.columns.some((c) => c.name === column)) continue;
       spec.columns.push(columnOf(field, property, field === d.codeField));
     }
-    const order = orderColumns(d);
+    // The default order, then each sortable column (its header clicked), under every filter shape.
+    const orders = [
+      { order: orderColumns(d), what: '' },
+      ...(d.sortable ?? []).map((field) => ({ order: sortColumns(d, field), what: ` sorted by ${field}` })),
+    ];
     for (const shape of indexedShapes(d)) {
       const lead = shape.map(toColumn);
-      const index = {
-        lead,
-        // A column fixed by equality orders nothing.
-        order: order.filter((o) => !lead.includes(o.name)),
-        purpose: shape.length === 0 ? `${d.resource}, unfiltered` : `${d.resource} by ${shape.join(', ')}`,
-      };
-      if (!spec.indexes.some((i) => sameIndexSpec(i, index))) spec.indexes.push(index);
+      for (const { order, what } of orders) {
+        const index = {
+          lead,
+          // A column fixed by equality orders nothing.
+          order: order.filter((o) => !lead.includes(o.name)),
+          purpose: (shape.length === 0 ? `${d.resource}, unfiltered` : `${d.resource} by ${shape.join(', ')}`) + what,
+        };
+        if (!spec.indexes.some((i) => sameIndexSpec(i, index))) spec.indexes.push(index);
+      }
     }
     for (const set of countedSets(d).map((s) => s.map(toColumn))) {
       if (!spec.countedSets.some((s) => s.join('|') === set.join('|'))) spec.countedSets.push(set);

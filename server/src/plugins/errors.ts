@@ -5,7 +5,7 @@ import fp from 'fastify-plugin';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, constraintViolation, MSG_CONCURRENT_CHANGE } from '../errors';
 import { databaseFault } from '../http/faults';
-import { fieldErrors } from '../http/validationMessages';
+import { fieldErrors } from '../../../schemas/validation';
 
 const STATUS_MESSAGES: Record<number, string> = {
   400: '请求格式不正确',

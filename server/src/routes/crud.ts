@@ -10,15 +10,8 @@ import { notFound } from '../errors';
 import { VersionedCache } from '../db/versionedCache';
 import { MSG_DELETED, ok } from '../http/envelope';
 import { requireAccess, requireOwnership } from '../plugins/permissions';
-import {
-  createBodySchema,
-  idBodySchema,
-  listParamsSchema,
-  MAX_ALL_ROWS,
-  oneParamsSchema,
-  trimmedFields,
-  updateBodySchema,
-} from './requestSchemas';
+import { trimFields, trimmedFields, writeBodySchema } from '../../../schemas/validation';
+import { idBodySchema, listParamsSchema, MAX_ALL_ROWS, oneParamsSchema } from './requestSchemas';
 import { checkDelete, prepareWrite, present } from './rules';
 
 type Params = Record<string, unknown>;
@@ -40,8 +33,9 @@ export function readRoute(
 }
 
 /**
- * Registers a write call. Its plain-text fields (requestSchemas.ts `trimmedFields`) are trimmed
- * before validation: a name of spaces is blank, and none is stored with spaces around it.
+ * Registers a write call. Its plain-text fields (schemas/validation.ts `trimmedFields`) are trimmed
+ * before validation, as the dialog does before its own check: a name of spaces is blank, and none
+ * is stored with spaces around it.
  */
 export function writeRoute(
   app: FastifyInstance,
@@ -58,11 +52,7 @@ export function writeRoute(
     ...(trimmed.length > 0 && {
       preValidation: async (request: FastifyRequest) => {
         const body = request.body as Params | null;
-        if (!body || typeof body !== 'object') return;
-        for (const field of trimmed) {
-          const value = body[field];
-          if (typeof value === 'string') body[field] = value.trim();
-        }
+        if (body && typeof body === 'object') trimFields(body, trimmed);
       },
     }),
     handler: (request) => handler(request, (request.body ?? {}) as Params),
@@ -179,7 +169,7 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
   }
 
   if (!skip('create', calls.create)) {
-    writeRoute(app, url(calls.create), createBodySchema(descriptor), { tags, summary: `新增${descriptor.label}` }, async (request, body) => {
+    writeRoute(app, url(calls.create), writeBodySchema(descriptor, 'create'), { tags, summary: `新增${descriptor.label}` }, async (request, body) => {
       const member = await requireAccess(request, descriptor, 'create');
       const values: Row = { ...body };
       await prepareWrite(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, values, undefined);
@@ -191,7 +181,7 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
   }
 
   if (!skip('update', calls.update)) {
-    writeRoute(app, url(calls.update), updateBodySchema(descriptor), { tags, summary: `修改${descriptor.label}` }, async (request, body) => {
+    writeRoute(app, url(calls.update), writeBodySchema(descriptor, 'update'), { tags, summary: `修改${descriptor.label}` }, async (request, body) => {
       const member = await requireAccess(request, descriptor, 'edit');
       const existing = await loadById(app, descriptor, body.Id);
       requireOwnership(member, descriptor, 'edit', existing);

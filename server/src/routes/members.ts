@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { MODULES } from '../../../schemas/index';
-import { memberResource, memberSchema } from '../../../schemas/member';
+import { memberResource } from '../../../schemas/member';
 import { auditRecord, nameRecordsOf } from '../audit/log';
 import { endSessionsOf, newCode, toMemberRecord } from '../auth/members';
 import { hashPassword } from '../auth/password';
@@ -15,7 +15,7 @@ import { badRequest, notFound } from '../errors';
 import { MSG_DELETED, ok } from '../http/envelope';
 import { requireAdmin } from '../plugins/permissions';
 import { readRoute, writeRoute } from './crud';
-import { createBodySchema, idBodySchema, listParamsSchema, MAX_ALL_ROWS, updateBodySchema } from './requestSchemas';
+import { idBodySchema, listParamsSchema, MAX_ALL_ROWS, writeBodySchema } from './requestSchemas';
 
 const tags = ['成员'];
 
@@ -49,11 +49,6 @@ function checkModuleKeys(modules: Record<string, string> | undefined): void {
   const msg = `权限模块不存在：${shown.join('、')}`;
   throw badRequest(msg, [{ field: 'Modules', msg }]);
 }
-
-const addSchema = {
-  ...createBodySchema(memberResource),
-  required: [...(memberSchema.required ?? []), 'Password'],
-};
 
 export default async function memberRoutes(app: FastifyInstance) {
   const { db } = app.database;
@@ -100,7 +95,7 @@ export default async function memberRoutes(app: FastifyInstance) {
     return ok(toMemberRecord(await load(Number(params.Id))));
   });
 
-  writeRoute(app, '/Ajax/AddMember', addSchema, { tags, summary: '新增成员' }, async (request, raw) => {
+  writeRoute(app, '/Ajax/AddMember', writeBodySchema(memberResource, 'create'), { tags, summary: '新增成员' }, async (request, raw) => {
     const admin = await requireAdmin(request);
     const body = raw as MemberBody;
     checkModuleKeys(body.Modules);
@@ -125,7 +120,7 @@ export default async function memberRoutes(app: FastifyInstance) {
     return ok(toMemberRecord(row));
   });
 
-  writeRoute(app, '/Ajax/UpdateMember', updateBodySchema(memberResource), { tags, summary: '修改成员' }, async (request, raw) => {
+  writeRoute(app, '/Ajax/UpdateMember', writeBodySchema(memberResource, 'update'), { tags, summary: '修改成员' }, async (request, raw) => {
     const admin = await requireAdmin(request);
     const body = raw as MemberBody;
     checkModuleKeys(body.Modules);

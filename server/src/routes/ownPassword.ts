@@ -5,7 +5,8 @@
 // session ends, and the current one is replaced by a new session (a new cookie), so a copy of the
 // old cookie held by someone else ends too.
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
-import { memberResource, memberSchema } from '../../../schemas/member';
+import { memberResource } from '../../../schemas/member';
+import { ownPasswordBodySchema } from '../../../schemas/validation';
 import { auditRecord } from '../audit/log';
 import { createSession, endSessionsOf, toMemberRecord, type MemberRow } from '../auth/members';
 import { hashPassword, verifyPassword } from '../auth/password';
@@ -14,18 +15,8 @@ import { ApiError, badRequest, conflict, MSG_CONCURRENT_CHANGE } from '../errors
 import { ok } from '../http/envelope';
 import { requireMember } from '../plugins/permissions';
 
-const NEW_PASSWORD = memberSchema.properties.Password;
-
-const body = {
-  type: 'object',
-  properties: {
-    OldPassword: { type: 'string', title: '原密码', minLength: 1, maxLength: 256 },
-    // The same rules as a member's password set by an administrator (schemas/member.ts).
-    NewPassword: { type: 'string', title: '新密码', minLength: NEW_PASSWORD.minLength, maxLength: NEW_PASSWORD.maxLength },
-  },
-  required: ['OldPassword', 'NewPassword'],
-  additionalProperties: false,
-} as const;
+// The new password under the rules of a member's password; the 修改密码 dialog checks the same body.
+const body = ownPasswordBodySchema;
 
 export const MSG_PASSWORD_CHANGED = '密码已修改';
 export const MSG_WRONG_OLD_PASSWORD = '原密码不正确';

@@ -10,7 +10,7 @@ import { MSG_PUBLISHED, ok } from '../http/envelope';
 import { requireAccess, requireAnyCode, requireOwnership } from '../plugins/permissions';
 import { RichTextRefused, richTextIsEmpty, sanitizeRichText } from '../richText';
 import { writeRoute } from './crud';
-import { createBodySchema, idBodySchema } from './requestSchemas';
+import { idBodySchema, writeBodySchema } from './requestSchemas';
 
 /** Whoever may see videos (on the study or the online screens) counts plays and likes. */
 const VIEW_MODULES = modulesFor(videoResource, 'list');
@@ -32,7 +32,7 @@ export default async function videoRoutes(app: FastifyInstance) {
   }
 
   const commentTags = [videoCommentResource.label];
-  writeRoute(app, '/Ajax/AddVideoMessage', createBodySchema(videoCommentResource), { tags: commentTags, summary: '发表评论' }, async (request, body) => {
+  writeRoute(app, '/Ajax/AddVideoMessage', writeBodySchema(videoCommentResource, 'create'), { tags: commentTags, summary: '发表评论' }, async (request, body) => {
     const member = await requireAccess(request, videoCommentResource, 'create');
     if (!(await findRow(app.database, videoResource, 'VdCode', String(body.VdCode)))) throw notFound('视频不存在或已被删除');
     const html = await sanitizeRichText(String(body.VmDes)).catch((err: unknown) => {

@@ -2,19 +2,12 @@ import { useEffect, useRef, useState, type ChangeEvent, type MouseEvent } from '
 import CloudUploadIcon from '@mui/icons-material/CloudUpload';
 import { Alert, Box, Button, FormHelperText, FormLabel, LinearProgress, Typography } from '@mui/material';
 import { InputHelperText, useDataProvider, useInput, useNotify, type Validator } from 'react-admin';
-import { videoResource } from '../../../schemas/video';
 import type { LegacyDataProvider } from '../../dataProvider/index';
 import { useFileName, useRememberFileName } from '../fileNames';
-import { requiredMessage } from '../schemaFields';
 import { BUSY_MESSAGE, formatSize, formatSpeed, UploadBusyError, uploadStore, type UploadProgress } from '../uploadQueue';
 import { checkVideoFile, VIDEO_REQUIREMENT } from './mp4Check';
 import { VideoCover } from './VideoCover';
 import { startVideoUpload, UploadCancelled, type VideoUpload } from './videoUpload';
-
-/** A video must be uploaded before the form is sent; the message is the schema's (VdUrl's requiredMessage). */
-export const VIDEO_REQUIRED_MESSAGE = requiredMessage(videoResource, 'VdUrl');
-export const requireVideo: Validator = (value: unknown) =>
-  typeof value === 'string' && value !== '' ? undefined : VIDEO_REQUIRED_MESSAGE;
 
 type Phase =
   | { name: 'idle' }
@@ -48,10 +41,10 @@ function ProgressView({ progress, resumedBytes }: { progress: UploadProgress; re
  * parts (./videoUpload) with name, size, speed and percentage, 取消, and 重试 after a failure.
  * Required: 请上传视频!. One upload at a time app-wide (请等待上传完成).
  */
-export function VideoUploadInput({ source, label }: { source: string; label: string }) {
+export function VideoUploadInput({ source, label, validate }: { source: string; label: string; validate?: Validator[] }) {
   const dataProvider = useDataProvider<LegacyDataProvider>();
   const notify = useNotify();
-  const { id, field, fieldState } = useInput({ source, validate: requireVideo });
+  const { id, field, fieldState } = useInput({ source, ...(validate ? { validate } : {}) });
   const [phase, setPhase] = useState<Phase>({ name: 'idle' });
   // The name the file was uploaded with, not the storage key (a saved record holds only the URL).
   const rememberName = useRememberFileName();

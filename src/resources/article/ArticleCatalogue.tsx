@@ -13,7 +13,7 @@ import { ArticleTable, ViewButton } from './ArticleTable';
 import { useArticleView } from './ArticleView';
 import { CataloguePagination } from './CataloguePagination';
 import { PANE_HEIGHT } from './layout';
-import { SearchBar, type AppliedSearch } from './SearchBar';
+import { SearchBar, type AppliedSearch } from '../../components/SearchBar';
 
 /**
  * The tree pane with its own data: the 10,000 categories arriving re-render the tree alone, not

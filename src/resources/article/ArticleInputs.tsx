@@ -5,8 +5,7 @@ import { useWatch } from 'react-hook-form';
 import type { ResourceDescriptor } from '../../../schemas/descriptor';
 import { SchemaInputs } from '../../components/SchemaInputs';
 import { fieldTitle } from '../../components/schemaFields';
-import { UploadInput } from '../../components/UploadInput';
-import { articleFormFields, CONTENT_TYPES, TYKJ_FORM_FIELDS } from './articleRules';
+import { articleFormFields, contentTypes } from './articleRules';
 
 /** SaType as two toggle buttons: 文件上传 (0) / 在线编辑 (1). */
 function ContentTypeToggle({ label }: { label: string }) {
@@ -29,7 +28,7 @@ function ContentTypeToggle({ label }: { label: string }) {
           if (next !== null) field.onChange(next);
         }}
       >
-        {CONTENT_TYPES.map((choice) => (
+        {contentTypes().map((choice) => (
           <ToggleButton key={choice.id} value={choice.id}>
             {choice.name}
           </ToggleButton>
@@ -50,15 +49,12 @@ export function ArticleInputs({ descriptor, type }: { descriptor: ResourceDescri
     <SchemaInputs
       descriptor={descriptor}
       fields={fields}
-      overrides={{
-        SaType: <ContentTypeToggle label={fieldTitle(descriptor, 'SaType')} />,
-        SaPdfUrl: <UploadInput source="SaPdfUrl" label={fieldTitle(descriptor, 'SaPdfUrl')} kind="handout" multiple />,
-      }}
+      overrides={{ SaType: <ContentTypeToggle label={fieldTitle(descriptor, 'SaType')} /> }}
     />
   );
 }
 
-/** A unified answer: name, sort, date, 问题 and 统一回答 (rich text). */
+/** A unified answer: the schema's inputs its descriptor does not hide (name, sort, date, 问题, 统一回答). */
 export function TykjInputs({ descriptor }: { descriptor: ResourceDescriptor }) {
-  return <SchemaInputs descriptor={descriptor} fields={TYKJ_FORM_FIELDS} />;
+  return <SchemaInputs descriptor={descriptor} />;
 }

@@ -69,7 +69,8 @@ function Manage({ service, type }: { service: ArticleService; type: number }) {
             {selectedName}
           </Typography>
           {canAdd && (
-            <Button label="新增文件" variant="contained" onClick={() => setEditing('new')}>
+            // A catalogue adds files (新增文件); 统一口径 adds answers (新增).
+            <Button label={service === 'tykj' ? '新增' : '新增文件'} variant="contained" onClick={() => setEditing('new')}>
               <AddIcon />
             </Button>
           )}

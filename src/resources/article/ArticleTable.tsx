@@ -28,7 +28,7 @@ export function ArticleTable({
         <DataTable.Col
           key={column.field}
           source={column.field}
-          label={column.label ?? fieldTitle(descriptor, column.field)}
+          label={fieldTitle(descriptor, column.field)}
           disableSort
           render={(record: Row) => renderCell(descriptor, column, record)}
         />

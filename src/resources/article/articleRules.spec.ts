@@ -1,6 +1,8 @@
 // @vitest-environment jsdom
 import Cookies from 'js-cookie';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { articleResource } from '../../../schemas/standardArticle';
+import { choiceLabel, fieldKind, fieldSchema } from '../../components/schemaFields';
 import {
   articleFormFields,
   catalogueColumns,
@@ -35,9 +37,10 @@ describe('catalogue columns by document type', () => {
   });
 
   it('renders 是否置顶 as 是/否 tags and 发布时间 as a date', () => {
-    const pinned = catalogueColumns(0).find((c) => c.field === 'IsCommon');
-    expect(pinned).toMatchObject({ render: 'flag', flagLabels: ['是', '否'] });
-    expect(catalogueColumns(0).find((c) => c.field === 'PublishTime')?.render).toBe('date');
+    expect(fieldKind(articleResource, 'IsCommon')).toBe('flag');
+    expect(choiceLabel(fieldSchema(articleResource, 'IsCommon'), 1)).toBe('是');
+    expect(choiceLabel(fieldSchema(articleResource, 'IsCommon'), 0)).toBe('否');
+    expect(fieldKind(articleResource, 'PublishTime')).toBe('date');
   });
 
   it('management shows 排序 and 文章名称', () => {

@@ -5,17 +5,20 @@ import { FILE_URL_PATTERN } from '../../../schemas/fields';
 import { parseFileList } from '../../../schemas/fileList';
 import { articleResource, tykjArticleResource } from '../../../schemas/standardArticle';
 import type { FileEntry } from '../../../schemas/types';
-import { fieldTitle } from '../../components/schemaFields';
+import { choicesOf, fieldSchema, fieldTitle, formFields } from '../../components/schemaFields';
+import type { SearchChoice } from '../../components/SearchBar';
+
+export { EMPTY_SEARCH_MESSAGE, searchText, type SearchChoice } from '../../components/SearchBar';
 
 /** Code-name (文号) shows on 法律法规 only. */
 export const showsCodeName = (type: number) => type === 1;
 /** The pinned flag (是否置顶) shows on 标准图集 and 造价刊物. */
 export const showsPinned = (type: number) => type === 0 || type === 2;
 
+/** A column of the article table: a field the schema declares. */
 function column(field: string): ListColumn {
-  const found = articleResource.listColumns.find((c) => c.field === field);
-  if (!found) throw new Error(`articleResource has no list column ${field}`);
-  return found;
+  if (!Object.hasOwn(articleResource.schema.properties, field)) throw new Error(`articleResource has no field ${field}`);
+  return { field };
 }
 
 /** Viewer columns of a document type, before 查看: name, 文号 (1), 是否置顶 (0, 2), 发布时间. */
@@ -33,11 +36,6 @@ export function manageColumns(): ListColumn[] {
   return [column('SaSort'), column('SaName')];
 }
 
-export interface SearchChoice {
-  field: string;
-  label: string;
-}
-
 /** Search by 文章名称; 法律法规 also by 文号. */
 export function catalogueSearchChoices(type: number): SearchChoice[] {
   const choices = [{ field: 'SaName', label: fieldTitle(articleResource, 'SaName') }];
@@ -47,14 +45,6 @@ export function catalogueSearchChoices(type: number): SearchChoice[] {
 
 /** 统一口径: the selector's only choice is 文章名称. */
 export const TYKJ_SEARCH_CHOICES: SearchChoice[] = [{ field: 'SaName', label: fieldTitle(tykjArticleResource, 'SaName') }];
-
-export const EMPTY_SEARCH_MESSAGE = '请输入搜索内容';
-
-/** The search text to send, or null when it is empty (nothing is sent: 请输入搜索内容). */
-export function searchText(value: string): string | null {
-  const text = value.trim();
-  return text === '' ? null : text;
-}
 
 // ---- page size of the viewer ----
 
@@ -103,30 +93,29 @@ export function downloadFile(file: FileEntry, doc: Document = document): boolean
 
 // ---- the 文章目录详情 form ----
 
-/** SaType: 0 file upload (文件上传), 1 edited article (在线编辑). */
-export const CONTENT_TYPES = [
-  { id: 0, name: '文件上传' },
-  { id: 1, name: '在线编辑' },
-] as const;
+/**
+ * SaType's choices, from the schema: 0 file upload (文件上传), 1 edited article (在线编辑). A
+ * function, not a value made as the module loads: the build may split this module and schemaFields
+ * into chunks that import each other, and a call at load could then run before its target exists.
+ */
+export const contentTypes = () => choicesOf(fieldSchema(articleResource, 'SaType'));
 
 /** A new article on 法律法规 starts as an edited article. */
 export const defaultSaType = (type: number) => (type === 1 ? 1 : 0);
 
-/** Form fields of a document article, in order, for a page type and content type. */
+/**
+ * Form fields of a document article for a page type and content type: the schema's, in its order,
+ * with 文号 on 法律法规 only, 是否置顶 on 标准图集 and 造价刊物 only, and the files or the body.
+ */
 export function articleFormFields(type: number, saType: number): string[] {
-  return [
-    'SaType',
-    'SaName',
-    ...(showsCodeName(type) ? ['SaCodeName'] : []),
-    'SaSort',
-    'PublishTime',
-    ...(showsPinned(type) ? ['IsCommon'] : []),
-    saType === 1 ? 'SaPdfContent' : 'SaPdfUrl',
-  ];
+  const shown: Partial<Record<string, boolean>> = {
+    SaCodeName: showsCodeName(type),
+    IsCommon: showsPinned(type),
+    SaPdfUrl: saType !== 1,
+    SaPdfContent: saType === 1,
+  };
+  return formFields(articleResource).filter((field) => shown[field] ?? true);
 }
-
-/** Form fields of a unified answer. */
-export const TYKJ_FORM_FIELDS = ['SaName', 'SaSort', 'PublishTime', 'SaProblem', 'SaAnswer'] as const;
 
 /** Last touch before sending: SaSort as a number; an empty date is left to the server (today on add). */
 export function prepareArticle(data: Record<string, unknown>): Record<string, unknown> {

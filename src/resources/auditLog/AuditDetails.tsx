@@ -18,7 +18,8 @@ import type { AuditChange } from '../../../schemas/auditLog';
 import { auditLogResource } from '../../../schemas/auditLog';
 import { fieldTitle } from '../../components/schemaFields';
 import { formatDate } from '../../i18n/dayjs';
-import { actionLabel, changeLabel, formatValue, resourceLabel } from './auditFormat';
+import { useGetManyAggregate } from 'react-admin';
+import { actionLabel, changeLabel, formatValue, referenceOfChange, resourceLabel } from './auditFormat';
 
 export const TIME_FORMAT = 'YYYY-MM-DD HH:mm:ss';
 
@@ -35,6 +36,21 @@ export interface AuditEntryRecord {
 }
 
 const title = (field: string) => fieldTitle(auditLogResource, field);
+
+/** A referenced record by its name, through the same getMany as the list's cell; its code while that loads or when it is gone. */
+function ReferencedName({ target, code }: { target: NonNullable<ReturnType<typeof referenceOfChange>>; code: string }) {
+  const { data } = useGetManyAggregate(target.resource, { ids: [code], meta: { idField: target.idField } });
+  const name = data?.[0]?.[target.nameField];
+  return <>{typeof name === 'string' && name !== '' ? name : code}</>;
+}
+
+/** One side of a change: its text, or a reference's name. */
+function ChangeValue({ resource, change, side }: { resource: string; change: AuditChange; side: 'before' | 'after' }) {
+  const target = referenceOfChange(resource, change);
+  const value = side in change && !change.redacted ? change[side] : undefined;
+  if (target && typeof value === 'string' && value !== '') return <ReferencedName target={target} code={value} />;
+  return <>{formatValue(resource, change, side)}</>;
+}
 
 /** 操作详情: who did what and when, then each field before → after (read only). */
 export function AuditDetails({ entry, onClose }: { entry: AuditEntryRecord; onClose: () => void }) {
@@ -92,8 +108,12 @@ export function AuditDetails({ entry, onClose }: { entry: AuditEntryRecord; onCl
                   <TableCell component="th" scope="row">
                     {changeLabel(resource, change)}
                   </TableCell>
-                  <TableCell sx={{ wordBreak: 'break-all' }}>{formatValue(resource, change, 'before')}</TableCell>
-                  <TableCell sx={{ wordBreak: 'break-all' }}>{formatValue(resource, change, 'after')}</TableCell>
+                  <TableCell sx={{ wordBreak: 'break-all' }}>
+                    <ChangeValue resource={resource} change={change} side="before" />
+                  </TableCell>
+                  <TableCell sx={{ wordBreak: 'break-all' }}>
+                    <ChangeValue resource={resource} change={change} side="after" />
+                  </TableCell>
                 </TableRow>
               ))}
             </TableBody>

@@ -3,7 +3,7 @@
 import { AUDIT_ACTION_LABELS, type AuditAction, type AuditChange } from '../../../schemas/auditLog';
 import { PERMISSION_CODES, type PermissionCode } from '../../../schemas/descriptor';
 import { AUDITED_RESOURCES, MODULE_LABELS, resourceByName } from '../../../schemas/index';
-import { fieldSchema, fieldTitle, isFlag } from '../../components/schemaFields';
+import { choiceLabel, fieldSchema, fieldTitle, referenceOf, referenceTarget } from '../../components/schemaFields';
 import { CODE_LABELS } from '../member/ModulePermissionsInput';
 
 export const EMPTY_VALUE = '—';
@@ -51,9 +51,20 @@ export function formatValue(resource: string, change: AuditChange, side: 'before
   if (value === null || value === undefined) return EMPTY_VALUE;
   const descriptor = resourceByName(resource);
   const schema = descriptor ? fieldSchema(descriptor, change.field) : {};
-  if (isFlag(schema) && (value === 0 || value === 1)) return value === 1 ? '是' : '否';
+  // A flag or a choice by its label (是/否, 草稿…).
+  if (schema.enum && (typeof value === 'string' || typeof value === 'number')) return choiceLabel(schema, value);
   if (Array.isArray(value)) return value.length > 0 ? value.map(String).join('、') : '（无）';
   if (typeof value === 'object') return permissions(value as Record<string, unknown>);
   if (value === '') return '（空）';
   return String(value);
+}
+
+/**
+ * What a changed value names when the field is a reference: the referenced resource, the field its
+ * value matches and the field naming the record, for the change view to show the name.
+ */
+export function referenceOfChange(resource: string, change: AuditChange): ReturnType<typeof referenceTarget> | undefined {
+  const descriptor = resourceByName(resource);
+  const reference = descriptor ? referenceOf(descriptor, change.field) : undefined;
+  return reference ? referenceTarget(reference) : undefined;
 }

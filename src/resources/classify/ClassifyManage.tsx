@@ -8,12 +8,8 @@ import { ARTICLE_TYPES } from '../../../schemas/standardArticle';
 import { classifyResource, ROOT_CODE, tykjClassifyResource } from '../../../schemas/standardClassify';
 import { useAccess } from '../../access/useMember';
 import { SchemaList } from '../../components/SchemaList';
-import { lazyPart, usePreloadWhenIdle } from '../../components/lazyPart';
 import { pathOf } from '../../navigation';
 import { toPageType } from '../../util/pageType';
-
-/** The dialog's inputs (uploads among them): fetched with the dialog, not with the list. */
-const ClassifyInputs = lazyPart(() => import('./ClassifyInputs').then((m) => m.ClassifyInputs));
 
 export type ClassifyService = 'article' | 'tykj';
 
@@ -47,7 +43,6 @@ export default function ClassifyManage({ service }: { service: ClassifyService }
   const location = useLocation();
   const navigate = useNavigate();
   const can = useAccess(descriptor.resource);
-  usePreloadWhenIdle(ClassifyInputs);
 
   const type = toPageType(service === 'tykj' ? search.get('type') : params.type);
   const code = search.get('code') || ROOT_CODE;
@@ -89,10 +84,8 @@ export default function ClassifyManage({ service }: { service: ClassifyService }
             <RowButton label="查看下一级" icon={<SubdirectoryArrowRightIcon />} onClick={() => nextLevel(String(record.ScCode))} />
           )
         }
-        form={{
-          inputs: <ClassifyInputs descriptor={descriptor} />,
-          createDefaults: { ScFatherCode: code, type },
-        }}
+        // The parent is the level shown, the type the tab's: the inputs are the schema's others.
+        form={{ fixed: { ScFatherCode: code, type } }}
       />
     </Box>
   );

@@ -1,5 +1,5 @@
 import { Typography } from '@mui/material';
-import { required, useRecordContext } from 'react-admin';
+import { useRecordContext } from 'react-admin';
 import { memberResource } from '../../../schemas/member';
 import { FlagInput, SchemaInput } from '../../components/SchemaInputs';
 import { fieldTitle } from '../../components/schemaFields';
@@ -26,8 +26,8 @@ export function MemberInputs() {
         <SchemaInput
           descriptor={memberResource}
           field="Password"
-          optional={isEdit}
-          validate={isEdit ? [] : [required()]}
+          // Required on add only (the AddMember body, schemas/validation.ts); left empty on edit, it is kept.
+          isRequired={!isEdit}
           {...(isEdit ? { helperText: '留空则不修改' } : {})}
         />
       )}

@@ -13,7 +13,7 @@ import { ZhPagination } from '../../components/ZhPagination';
 import { toPageType } from '../../util/pageType';
 import { PANE_HEIGHT, SELECTED_TAB_SX } from '../article/layout';
 import { TYKJ_SEARCH_CHOICES } from '../article/articleRules';
-import { SearchBar, type AppliedSearch } from '../article/SearchBar';
+import { SearchBar, type AppliedSearch } from '../../components/SearchBar';
 
 type Row = RaRecord & Record<string, unknown>;
 

@@ -5,20 +5,16 @@ import { usewebResource } from '../../../schemas/useweb';
 import { useAccess } from '../../access/useMember';
 import { SchemaList } from '../../components/SchemaList';
 import { ListLoading } from '../../components/ListStates';
-import { lazyPart, usePreloadWhenIdle } from '../../components/lazyPart';
+import { lazyPart } from '../../components/lazyPart';
 
-// The dialog's inputs and the drag-and-drop sort (dnd-kit) are fetched when needed, not with the list.
-const SchemaInputs = lazyPart(() => import('../../components/SchemaInputs').then((m) => m.SchemaInputs));
+// The drag-and-drop sort (dnd-kit) is fetched when needed, not with the list.
 const UsewebSort = lazyPart(() => import('./UsewebSort').then((m) => m.UsewebSort));
-
-const inputs = <SchemaInputs descriptor={usewebResource} fields={['UwName', 'UwUrl', 'UwSort']} />;
 
 /** 常用网站管理: every website (All=1), 排序 (code a) and 新增. */
 export default function UsewebList() {
   const [sorting, setSorting] = useState(false);
   const can = useAccess(usewebResource.resource);
   const refresh = useRefresh();
-  usePreloadWhenIdle(SchemaInputs);
 
   if (sorting) {
     return (
@@ -36,7 +32,6 @@ export default function UsewebList() {
     <SchemaList
       descriptor={usewebResource}
       paged={false}
-      form={{ inputs }}
       actions={
         can('sort') && (
           <Button label="排序" onClick={() => setSorting(true)}>

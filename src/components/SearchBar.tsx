@@ -3,11 +3,24 @@ import RestartAltIcon from '@mui/icons-material/RestartAlt';
 import SearchIcon from '@mui/icons-material/Search';
 import { Box, Button, MenuItem, TextField } from '@mui/material';
 import { useNotify } from 'react-admin';
-import { EMPTY_SEARCH_MESSAGE, searchText, type SearchChoice } from './articleRules';
 
 export interface AppliedSearch {
   field: string;
   value: string;
+}
+
+/** A field the search box may look in: one of a descriptor's `searchFields`, with its title. */
+export interface SearchChoice {
+  field: string;
+  label: string;
+}
+
+export const EMPTY_SEARCH_MESSAGE = '请输入搜索内容';
+
+/** The search text to send, or null when it is empty (nothing is sent: 请输入搜索内容). */
+export function searchText(value: string): string | null {
+  const text = value.trim();
+  return text === '' ? null : text;
 }
 
 /**
@@ -19,15 +32,18 @@ export const SearchBar = memo(function SearchBar({
   choices,
   onSearch,
   onReset,
+  initial,
 }: {
   choices: readonly SearchChoice[];
   onSearch: (search: AppliedSearch) => void;
   onReset: () => void;
+  /** The search in force when the bar first shows (a list's filters read from the address). */
+  initial?: AppliedSearch | undefined;
 }) {
   const notify = useNotify();
-  const first = choices[0]?.field ?? 'SaName';
-  const [field, setField] = useState(first);
-  const [value, setValue] = useState('');
+  const first = choices[0]?.field ?? '';
+  const [field, setField] = useState(initial?.field ?? first);
+  const [value, setValue] = useState(initial?.value ?? '');
   // A choice that left (another page type) falls back to the first one.
   const current = choices.some((c) => c.field === field) ? field : first;
 
