@@ -39,6 +39,14 @@ describe('defineResource', () => {
     expect([d.label, d.table, d.dialog.title]).toEqual(['纪要', 'MM', '详情']);
   });
 
+  it('introduces its own module before the others it lists', () => {
+    const d = defineResource({ ...declaration, modules: [{ key: 'minutesView' }], screens: [{ label: '纪要编辑' }, { path: '/v', label: '纪要查看', module: 'minutesView' }] });
+    expect(d.modules).toEqual([
+      { key: 'meetingMinutes', label: '纪要编辑' },
+      { key: 'minutesView', label: '纪要查看' },
+    ]);
+  });
+
   it('introduces no module when the entity is guarded by another', () => {
     expect(defineResource({ ...declaration, module: 'other' }).modules).toBeUndefined();
   });

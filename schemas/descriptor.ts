@@ -210,7 +210,7 @@ export interface ResourceDescriptor<S extends ObjectSchema = ObjectSchema> {
 /**
  * An entity file's declaration: what follows from the rest may be left out. `label` defaults to
  * the schema's title; `module` to the resource name, and then the entity introduces that module
- * (`modules`), labelled by its first screen; `table` to the resource name in upper case
+ * (before any other its `modules` list), labelled by its first screen, as a listed module is; `table` to the resource name in upper case
  * (`videoType` → `VIDEO_TYPE`); the dialog's title to `<label>详情`; a screen's path, label and
  * module as ScreenInput says.
  */
@@ -242,8 +242,9 @@ export function defineResource<const S extends ObjectSchema>(d: ResourceDeclarat
   const module = d.module ?? d.resource;
   const screens: ScreenDeclaration[] = (d.screens ?? []).map((s) => ({ ...s, path: s.path ?? `/${d.resource}`, label: s.label ?? label, module: s.module ?? module }));
   const screenLabelOf = (key: string) => screens.find((s) => s.module === key)?.label ?? label;
-  // An entity without a `module` of another has one of its own.
-  const declared = d.modules ?? (d.module === undefined ? [{ key: module }] : []);
+  // An entity without a `module` of another has one of its own, besides any it lists.
+  const own: { key: string; label?: string }[] = d.module === undefined && !d.modules?.some((m) => m.key === module) ? [{ key: module }] : [];
+  const declared = [...own, ...(d.modules ?? [])];
   const modules = declared.map((m) => ({ key: m.key, label: m.label ?? screenLabelOf(m.key) }));
   const { modules: _modules, screens: _screens, ...rest } = d;
   return {

@@ -64,7 +64,7 @@ export const videoResource = defineResource({
   filters: ['VdtCode'],
   pageSize: 15,
   dialog: { width: 600, title: '详情' },
-  modules: [{ key: 'video' }, { key: 'videoView' }],
+  modules: [{ key: 'videoView' }],
   screens: [
     { label: '视频学习编辑', component: 'video/VideoList', menu: [{ group: '视频', order: 10, icon: 'VideoLibrary' }] },
     {

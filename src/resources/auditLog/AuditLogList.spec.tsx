@@ -108,9 +108,12 @@ describe('操作日志', { timeout: 60_000 }, () => {
 });
 
 describe('values of a change', () => {
-  it('reads flags, file lists, permissions, empties and secrets', () => {
-    expect(formatValue('video', { field: 'IsTop', before: 0, after: 1 }, 'after')).toBe('是');
-    expect(formatValue('video', { field: 'IsTop', before: 0, after: 1 }, 'before')).toBe('否');
+  it('reads flags and choices by their labels, file lists, permissions, empties and secrets', () => {
+    // A flag says what its schema labels it (a video's 置顶 / 不置顶), else 是 / 否.
+    expect(formatValue('video', { field: 'IsTop', before: 0, after: 1 }, 'after')).toBe('置顶');
+    expect(formatValue('video', { field: 'IsTop', before: 0, after: 1 }, 'before')).toBe('不置顶');
+    expect(formatValue('member', { field: 'IsAdmin', before: 0, after: 1 }, 'after')).toBe('是');
+    expect(formatValue('article', { field: 'SaType', before: 0, after: 1 }, 'after')).toBe('在线编辑');
     expect(formatValue('video', { field: 'VdEnclosure', after: ['a.pdf', 'b.pdf'] }, 'after')).toBe('a.pdf、b.pdf');
     expect(formatValue('member', { field: 'Modules', after: { video: '1,2', useweb: '' } }, 'after')).toBe('视频学习编辑：新增、查看');
     expect(formatValue('video', { field: 'VdPer', before: '', after: '王工' }, 'before')).toBe('（空）');
