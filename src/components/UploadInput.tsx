@@ -18,14 +18,11 @@ import {
 import { useDataProvider, useInput, useNotify, type Validator } from 'react-admin';
 import { useFormContext } from 'react-hook-form';
 import { parseFileList } from '../../schemas/fileList';
-import { FILE_URL_PATTERN } from '../../schemas/fields';
 import type { FileEntry, UploadKind } from '../../schemas/types';
 import type { LegacyDataProvider } from '../dataProvider/index';
 import { useFileName, useRememberFileName } from './fileNames';
-import { FileLink } from './SafeLink';
+import { FileLink, isFileUrl } from './SafeLink';
 import { BUSY_MESSAGE, formatSize, formatSpeed, uploadFile, uploadStore, type UploadProgress } from './uploadQueue';
-
-const FILE_URL = new RegExp(FILE_URL_PATTERN);
 
 /** What each kind accepts by default (the server checks again where the bytes arrive). */
 export const DEFAULT_ACCEPT: Record<UploadKind, string> = {
@@ -133,7 +130,7 @@ export function UploadInput({ source, label, kind, accept, multiple = false, tit
 
       {!multiple && url !== '' && (
         <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, mb: 1 }}>
-          {kind === 'image' && FILE_URL.test(url) && (
+          {kind === 'image' && isFileUrl(url) && (
             <Box component="img" src={url} alt={label} sx={{ maxWidth: 240, maxHeight: 120, border: 1, borderColor: 'divider', borderRadius: 1 }} />
           )}
           <Typography variant="body2" sx={{ wordBreak: 'break-all' }}>

@@ -1,12 +1,12 @@
 // The pure rules of the article screens: which columns and search
 // fields a document type shows, the remembered page size, what 查看 does, which form fields show.
 import type { ListColumn } from '../../../schemas/descriptor';
-import { FILE_URL_PATTERN } from '../../../schemas/fields';
 import { parseFileList } from '../../../schemas/fileList';
 import { articleResource, tykjArticleResource } from '../../../schemas/standardArticle';
 import type { FileEntry } from '../../../schemas/types';
 import { choicesOf, fieldSchema, fieldTitle, formFields } from '../../components/schemaFields';
 import type { SearchChoice } from '../../components/SearchBar';
+import { isFileUrl } from '../../components/SafeLink';
 
 export { EMPTY_SEARCH_MESSAGE, searchText, type SearchChoice } from '../../components/SearchBar';
 
@@ -70,7 +70,6 @@ export function viewActionOf(article: { SaType?: unknown; SaPdfUrl?: unknown }):
   return { kind: 'none' };
 }
 
-const FILE_URL = new RegExp(FILE_URL_PATTERN);
 
 /**
  * Downloads a stored file: a link with `download` (a file of this server saves under its name; a
@@ -78,7 +77,7 @@ const FILE_URL = new RegExp(FILE_URL_PATTERN);
  * Only http(s) and /files/ URLs are followed.
  */
 export function downloadFile(file: FileEntry, doc: Document = document): boolean {
-  if (!FILE_URL.test(file.url)) return false;
+  if (!isFileUrl(file.url)) return false;
   const link = doc.createElement('a');
   link.href = file.url;
   link.download = file.name;
