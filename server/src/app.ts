@@ -2,6 +2,7 @@
 // routes of /Ajax, /Xcx1 and /Xcx3, then the built admin app at `/`. cluster.ts only listens.
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fastifyCompress from '@fastify/compress';
 import fastifyStatic from '@fastify/static';
@@ -21,6 +22,9 @@ import storagePlugin from './plugins/storage';
 import timeoutsPlugin from './plugins/timeouts';
 import routes from './routes/index';
 import { requestAjv } from './routes/requestSchemas';
+
+/** Brotli quality of rendered pages: a few milliseconds for the largest page (11 took seconds). */
+const PAGE_BROTLI_QUALITY = 4;
 
 /** Paths owned by the server; everything else that is a GET is a route of the admin app. */
 const SERVER_PREFIXES = ['/Ajax/', '/Xcx1/', '/Xcx3/', '/files/', '/upload/', '/upload-part/', '/docs'];
@@ -116,8 +120,14 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
 
   const indexHtml = path.join(config.publicDir, 'index.html');
   // Pages rendered by the server are compressed as they are sent (reply.compress, pages only: the
-  // built files have their compressed copies, the API's answers are small).
-  await app.register(fastifyCompress, { global: false, encodings: ['br', 'gzip'] });
+  // built files have their compressed copies, the API's answers are small). Brotli at quality 4:
+  // the library applies that default only when registered globally, and its own 11 takes seconds
+  // on a large page in the thread pool that password hashing shares.
+  await app.register(fastifyCompress, {
+    global: false,
+    encodings: ['br', 'gzip'],
+    brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: PAGE_BROTLI_QUALITY } },
+  });
   const pages = appPages(app, config.publicDir);
   if (fs.existsSync(indexHtml)) {
     // wildcard: files are looked up per request, so a rebuilt app's new asset names are served

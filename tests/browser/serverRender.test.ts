@@ -1,6 +1,8 @@
 // Pages rendered by the server: a member's page arrives with its first rows in the HTML, and the
 // browser takes it over (hydrates it) without a mismatch and without asking again for what the page
 // carries; a browser whose store differs from what the server assumed renders the page itself.
+import http from 'node:http';
+import zlib from 'node:zlib';
 import { request as playwrightRequest, type Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, login, rowOf, useBrowserSuite } from './helpers';
@@ -65,6 +67,25 @@ describe('pages rendered by the server', () => {
     const root = html.slice(html.indexOf('<div id="root">'));
     expect(root).toMatch(/id="react-admin-title"[^>]*>法律法规</);
     for (const entry of ['视频分类', '标准图集', '常用网站管理', '成员管理']) expect(root).toContain(`>${entry}<`);
+  });
+
+  it('compress a page with brotli at a quality that costs milliseconds, not seconds (4, not the library’s 11)', async () => {
+    // The raw bytes: Playwright's and fetch's clients decode them.
+    const cookie = (await s.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const raw = await new Promise<Buffer>((resolve, reject) => {
+      http
+        .get(`${s.server.url}/videoType`, { headers: { cookie, 'accept-encoding': 'br' } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve(Buffer.concat(chunks)));
+        })
+        .on('error', reject);
+    });
+    const html = zlib.brotliDecompressSync(raw);
+    expect(html.toString()).toContain('page-state');
+    const size = (quality: number) => zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality } }).length;
+    const [q4, q11] = [size(4), size(11)];
+    expect(q4).toBeGreaterThan(q11);
+    expect(Math.abs(raw.length - q4)).toBeLessThan(Math.abs(raw.length - q11));
   });
 
   it('never serve the server render itself', async () => {
