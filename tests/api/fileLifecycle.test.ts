@@ -217,6 +217,35 @@ describe.each(['local', 's3'] as const)('stored files follow their records on th
     expect(await gcRow(used.key)).toBeUndefined();
   });
 
+  it('removes a file only a deleted video’s comments point at, once the video goes with its comments', async () => {
+    const picture = await upload('评论图.png', pngBytes(2 * KB), 'image', 'image/png');
+    const shared = await upload('两处用.png', pngBytes(2 * KB), 'image', 'image/png');
+    const video = await upload('有评论.mp4', mp4Bytes(2 * KB), 'video', 'video/mp4');
+    const added = await addVideo(video.FileUrl, { VdEnclosure: JSON.stringify([]) });
+    expect(added.status, added.body.msg).toBe(200);
+    const VdCode = (await admin.call<{ VdCode: string }>('/Ajax/GetSingleVideoInAdmin', { Id: added.body.data.Id })).body.data.VdCode;
+    for (const file of [picture, shared]) {
+      const comment = await admin.call('/Ajax/AddVideoMessage', { VdCode, VmDes: `<p>见图<img src="${file.FileUrl}" alt="图"></p>` });
+      expect(comment.status, comment.body.msg).toBe(200);
+    }
+    const classify = await admin.call<{ ScCode: string }>('/Xcx1/CreateStandardClassifyInAdmin', { ScName: '也用这张图' });
+    const article = await admin.call('/Xcx1/AddStandardArticleInAdmin', {
+      ScCode: classify.body.data.ScCode,
+      SaName: '同一张图',
+      SaAnswer: `<p><img src="${shared.FileUrl}" alt="图"></p>`,
+    });
+    expect(article.status, article.body.msg).toBe(200);
+    // A day later the sweeper finds both in use and stops watching them.
+    await server.app.files.sweep({ now: new Date(Date.now() + DAY + 60_000) });
+    expect(await gcRow(picture.key)).toBeUndefined();
+
+    const deleted = await admin.call('/Ajax/DelVideo', { Id: added.body.data.Id });
+    expect(deleted.status, deleted.body.msg).toBe(200);
+    expect(await exists(picture.key)).toBe(false);
+    expect((await read(picture.FileUrl)).status).toBe(404);
+    expect(await exists(shared.key)).toBe(true);
+  });
+
   it('retries a removal that failed after the commit, and pauses new decisions while a backup runs', async () => {
     const video = await upload('重试.mp4', mp4Bytes(2 * KB), 'video', 'video/mp4');
     const added = await addVideo(video.FileUrl);

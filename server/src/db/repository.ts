@@ -19,8 +19,12 @@ export type Row = Record<string, unknown>;
  * Runs inside a write's transaction, after the row is written: `before` is the row as it was
  * (undefined on insert), `after` as it is (undefined on delete). Throwing rolls the write back.
  * The file lifecycle (server/src/files/lifecycle.ts) queues the files a write drops with it.
+ * `of` names a row of another entity that went with the written one (a deleted video's comments).
  */
-export type WriteHook = (trx: AnyTrx, before: Row | undefined, after: Row | undefined) => Promise<void>;
+export type WriteHook = (trx: AnyTrx, before: Row | undefined, after: Row | undefined, of?: ResourceDescriptor) => Promise<void>;
+
+/** Children read at once when a hook must see them go: a busy video may have many long comments. */
+const CASCADE_BATCH = 100;
 
 export interface FieldColumn {
   field: string;
@@ -232,13 +236,34 @@ export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id
       // Only the filter columns (what the counts need) are read back: a busy video may have many
       // long comments.
       const back = child.filters.length > 0 ? child.filters.map((f) => `${columnOf(child, f)} as ${f}`) : ['ID'];
-      const removed = (await trx
-        .deleteFrom(child.table)
-        .where(columnOf(child, field), '=', existing[parentField] as string)
-        .returning(back)
-        .execute()) as Row[];
-      await adjustCounts(trx, child, removed, -1);
-      cascaded.push({ child, count: removed.length });
+      const parentValue = existing[parentField] as string;
+      let count = 0;
+      if (hook) {
+        // The hook sees each child as it goes (the files its text links to), a batch at a time.
+        for (;;) {
+          const batch = (await trx
+            .selectFrom(child.table)
+            .select(selection(child))
+            .where(columnOf(child, field), '=', parentValue)
+            .orderBy('ID')
+            .limit(CASCADE_BATCH)
+            .execute()) as Row[];
+          if (batch.length === 0) break;
+          for (const row of batch) await hook(trx, row, undefined, child);
+          const removed = (await trx
+            .deleteFrom(child.table)
+            .where('ID', 'in', batch.map((row) => row.Id as number))
+            .returning(back)
+            .execute()) as Row[];
+          await adjustCounts(trx, child, removed, -1);
+          count += removed.length;
+        }
+      } else {
+        const removed = (await trx.deleteFrom(child.table).where(columnOf(child, field), '=', parentValue).returning(back).execute()) as Row[];
+        await adjustCounts(trx, child, removed, -1);
+        count = removed.length;
+      }
+      cascaded.push({ child, count });
     }
     const result = await trx.deleteFrom(descriptor.table).where('ID', '=', id).executeTakeFirst();
     if (Number(result.numDeletedRows) === 0) return false;

@@ -138,12 +138,13 @@ export class FileLifecycle {
 
   /** Follows one write of a record: checks the files it newly points at, queues the ones it drops. */
   track(descriptor: ResourceDescriptor): FileTracker {
-    const fields = linkFields(descriptor);
-    const fileFields = fields.filter((f) => f.field in (descriptor.files ?? {}));
     const dropped: string[] = [];
     const keysOf = (row: Row | undefined, of: LinkField[]) =>
       new Set(of.flatMap(({ field }) => (typeof row?.[field] === 'string' ? this.storage.keysIn(row[field]) : [])));
-    const hook: WriteHook = async (anyTrx, before, after) => {
+    // `of`: a row that went with the written one (a deleted video's comment): its files are dropped too.
+    const hook: WriteHook = async (anyTrx, before, after, of = descriptor) => {
+      const fields = linkFields(of);
+      const fileFields = fields.filter((f) => f.field in (of.files ?? {}));
       if (fields.length === 0) return;
       const trx = anyTrx as unknown as Trx;
       const had = keysOf(before, fileFields);
