@@ -21,6 +21,7 @@ import { runStartupWork } from '../../server/src/bootstrap';
 import { loadConfig, type Config } from '../../server/src/config';
 import {
   adminOnEach,
+  concurrentWritesWait,
   countersExact,
   getOnNewConnection,
   loginLimitsShared,
@@ -136,6 +137,10 @@ describe(`three server processes on one ${DIALECT} database`, () => {
 
   it('loses no like or play counted concurrently on every process', async () => {
     await countersExact(admins, 100);
+  });
+
+  it('makes concurrent writes that read first wait for the write lock, never 503 数据库繁忙', async () => {
+    await concurrentWritesWait(admins, 6, 30);
   });
 });
 

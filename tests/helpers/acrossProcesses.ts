@@ -244,3 +244,29 @@ export function getOnNewConnection(url: string, path: string): Promise<{ status:
     req.on('error', reject);
   });
 }
+
+/**
+ * Bursts of writes that read before they write (upload signings checking the quota, record updates
+ * and deletions reading the row first) sent to every process at once: each waits for the database's
+ * write lock instead of failing with 503 数据库繁忙.
+ */
+export async function concurrentWritesWait(admins: Client[], rounds: number, burst: number): Promise<void> {
+  const statuses = new Map<string, number[]>();
+  const note = (what: string, status: number) => statuses.set(what, [...(statuses.get(what) ?? []), status]);
+  for (let round = 0; round < rounds; round++) {
+    const types = await Promise.all(
+      Array.from({ length: burst }, (_, i) => admins[0]!.call<{ Id: number }>('/Ajax/AddVideoType', { VdtName: `并发${round}-${i}`, VdtSort: 2 })),
+    );
+    await Promise.all(
+      Array.from({ length: burst }, async (_, i) => {
+        const client = admins[i % admins.length]!;
+        const signed = await client.call('/Ajax/SignUpload', { FileName: `b${round}-${i}.mp4`, Size: 1024, Kind: 'video', ContentType: 'video/mp4' });
+        note('SignUpload', signed.status);
+        const Id = types[i]!.body.data.Id;
+        note('UpdateVideoType', (await client.call('/Ajax/UpdateVideoType', { Id, VdtName: `改${round}-${i}`, VdtSort: 3 })).status);
+        note('DelVideoType', (await admins[(i + 1) % admins.length]!.call('/Ajax/DelVideoType', { Id })).status);
+      }),
+    );
+  }
+  for (const [what, list] of statuses) expect(list.filter((s) => s !== 200), what).toEqual([]);
+}

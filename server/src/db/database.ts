@@ -3,11 +3,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, sql, SqliteDialect, type Migration, type MigrationProvider, Migrator } from 'kysely';
+import { Kysely, PostgresDialect, sql, type Migration, type MigrationProvider, Migrator } from 'kysely';
 import pg from 'pg';
 import { MIGRATIONS, type MigrationModule } from './migrations/index';
 import type { Database } from './tables';
-import { ChangeClock, withStatementCache } from './sqliteFast';
+import { ChangeClock, ImmediateTransactionDialect, withStatementCache } from './sqliteFast';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -60,7 +60,7 @@ export async function openDatabase(options: { dataDir: string; databaseUrl?: str
   } else {
     const sqlite = openSqlite(path.join(options.dataDir, 'zhishi.sqlite'));
     const clock = new ChangeClock(sqlite);
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }), plugins: [clock] });
+    const db = new Kysely<Database>({ dialect: new ImmediateTransactionDialect(withStatementCache(sqlite)), plugins: [clock] });
     result = { db, dialect: 'sqlite', dataVersion: () => Promise.resolve(clock.version()), close: () => db.destroy() };
   }
   if (options.migrate !== false) await migrate(result);

@@ -1,4 +1,8 @@
-// Two additions to Kysely's SQLite dialect for the hot read path.
+// Three additions to Kysely's SQLite dialect: two for the hot read path, one for writes.
+// - Transactions begin IMMEDIATE: a transaction reads before it writes (a quota checked, a row
+//   read before it is changed); begun deferred, its read snapshot cannot become a write once
+//   another process has committed since, and SQLite fails it at once with SQLITE_BUSY whatever the
+//   busy timeout. Taking the write lock first makes it wait its turn instead (the timeout applies).
 // - Prepared statements are kept by SQL text: SQLite parses a statement once, not on every call
 //   (Kysely's driver prepares afresh each time, a third of a small query's cost).
 // - A change clock: a token that moves whenever committed data may have changed, through this
@@ -6,7 +10,7 @@
 //   (SQLite's `data_version`). An answer cached under a token is exact while the token is unchanged.
 import type SQLite from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import { SelectQueryNode, type KyselyPlugin, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, SelectQueryNode, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type KyselyPlugin, type SqliteDatabase } from 'kysely';
 
 /** Distinct statement texts are few (they come from descriptors); the bound keeps odd ones from piling up. */
 const MAX_STATEMENTS = 1000;
@@ -58,5 +62,26 @@ export class ChangeClock implements KyselyPlugin {
    */
   version(): string {
     return `${String(this.#dataVersion.get())}:${this.#localWrites}`;
+  }
+}
+
+/** Kysely's SQLite driver, with transactions that take the write lock when they begin. */
+class ImmediateTransactionDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+/** Kysely's SQLite dialect whose transactions begin IMMEDIATE (see the top of this file). */
+export class ImmediateTransactionDialect extends SqliteDialect {
+  readonly #database: SqliteDatabase;
+
+  constructor(database: SqliteDatabase) {
+    super({ database });
+    this.#database = database;
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateTransactionDriver({ database: this.#database });
   }
 }
