@@ -9,7 +9,7 @@ import type { AuditAction, AuditChange } from '../../../schemas/auditLog';
 import { AUDITED_RESOURCES } from '../../../schemas/index';
 import type { ResourceDescriptor } from '../../../schemas/descriptor';
 import { parseFileList } from '../../../schemas/fileList';
-import type { Row } from '../db/repository';
+import type { Row } from '../db/row';
 import { richTextPlainText } from '../richText';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the log is written inside any transaction

@@ -7,13 +7,14 @@ import { referencesTo } from '../../../schemas/index';
 import type { Db, DialectName } from './database';
 import type { OrderTerm } from './orderName';
 import { adjustCounts, keptCount } from './rowCounts';
+import type { Row } from './row';
 import { auditRecord, type AuditActor } from '../audit/log';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables are chosen by descriptor at run time
 type AnyDb = Kysely<any>;
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
 type AnyTrx = Transaction<any>;
-export type Row = Record<string, unknown>;
+export type { Row } from './row';
 
 /**
  * Runs inside a write's transaction, after the row is written: `before` is the row as it was

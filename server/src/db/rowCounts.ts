@@ -4,7 +4,7 @@
 // change of a filter column, so they never drift; a list's total is then one primary-key read.
 import { sql, type Kysely, type Transaction } from 'kysely';
 import { toColumn, type ResourceDescriptor } from '../../../schemas/descriptor';
-import type { Row } from './repository';
+import type { Row } from './row';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables are chosen by descriptor at run time
 type AnyDb = Kysely<any> | Transaction<any>;
