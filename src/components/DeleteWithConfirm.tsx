@@ -1,9 +1,9 @@
 import { useState } from 'react';
 import DeleteIcon from '@mui/icons-material/Delete';
-import { Confirm, useDelete, useNotify, useRefresh, type RaRecord } from 'react-admin';
+import { useDelete, useNotify, useRefresh, type RaRecord } from 'react-admin';
+import { Prompt } from './Prompt';
 import { RowButton } from './RowButton';
 
-export const DELETE_TITLE = '提示';
 export const DELETE_QUESTION = '此操作将永久删除该记录, 是否继续?';
 
 function messageOf(error: unknown): string {
@@ -65,15 +65,6 @@ function DeleteDialog({ resource, record, open, onClose }: { resource: string; r
 /** The confirmation before any delete: 提示, the question, 确定 / 取消. */
 export function DeleteConfirm({ open, loading, onConfirm, onClose }: { open: boolean; loading: boolean; onConfirm: () => void; onClose: () => void }) {
   return (
-    <Confirm
-      isOpen={open}
-      loading={loading}
-      title={DELETE_TITLE}
-      content={DELETE_QUESTION}
-      confirm="确定"
-      cancel="取消"
-      onConfirm={onConfirm}
-      onClose={onClose}
-    />
+<Prompt open={open} loading={loading} question={DELETE_QUESTION} onConfirm={onConfirm} onClose={onClose} />
   );
 }

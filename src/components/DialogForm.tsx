@@ -2,7 +2,6 @@ import { Suspense, useState, useSyncExternalStore, type ReactNode } from 'react'
 import CloseIcon from '@mui/icons-material/Close';
 import { Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton } from '@mui/material';
 import {
-  Confirm,
   CreateBase,
   EditBase,
   Form,
@@ -16,6 +15,7 @@ import { useFormState } from 'react-hook-form';
 import { useBlocker } from 'react-router-dom';
 import { detailOnlyFields, type ResourceDescriptor } from '../../schemas/descriptor';
 import { ListLoading } from './ListStates';
+import { Prompt } from './Prompt';
 import { SUCCESS_MESSAGE } from './messages';
 import { SchemaInputs } from './SchemaInputs';
 import { leaveQuestion, uploadStore } from './uploadQueue';
@@ -77,12 +77,9 @@ function useLeaveGuard(onClose: () => void) {
   const blocked = blocker.state === 'blocked';
   const requestClose = () => (uploadStore.isBusy() ? setAsking(true) : onClose());
   const confirm = (
-    <Confirm
-      isOpen={asking || blocked}
-      title="提示"
-      content={leaveQuestion(uploadStore.kind())}
-      confirm="确定"
-      cancel="取消"
+    <Prompt
+      open={asking || blocked}
+      question={leaveQuestion(uploadStore.kind())}
       onConfirm={() => {
         uploadStore.abort();
         setAsking(false);

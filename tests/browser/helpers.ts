@@ -243,6 +243,8 @@ export async function deleteRow(page: Page, cellText: string, answer: '确定' |
   await rowOf(page, cellText).getByRole('button', { name: '删除', exact: true }).click();
   const confirm = page.getByRole('dialog', { name: '提示' });
   await confirm.getByText('此操作将永久删除该记录, 是否继续?', { exact: true }).waitFor();
+  // 取消 carries no icon, like every other 取消 (react-admin's Confirm puts an alert sign on it).
+  expect(await confirm.getByRole('button', { name: '取消', exact: true }).locator('svg').count()).toBe(0);
   await confirm.getByRole('button', { name: answer, exact: true }).click();
   await confirm.waitFor({ state: 'hidden' });
 }
