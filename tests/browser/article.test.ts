@@ -445,6 +445,23 @@ describe('统一口径', () => {
     await expect(page.getByRole('option').allInnerTexts()).resolves.toEqual(['文章名称']);
     await page.keyboard.press('Escape');
   });
+
+  it('searches every tab, saying where each answer lives, and 重置 goes back to the tab', async () => {
+    const { page } = s;
+    await page.getByRole('tab', { name: '计价规则' }).click();
+    await page.getByRole('textbox', { name: '搜索内容' }).fill('砌体墙');
+    await page.getByRole('button', { name: '搜索', exact: true }).click();
+    const found = page.getByRole('list', { name: '文章列表' }).getByRole('button', { name: /砌体墙工程量扣除规则/ });
+    await found.waitFor();
+    await found.getByText('所在分类：工程量计算').waitFor();
+    // The results are not one tab's: none is selected while they show.
+    await expect(page.getByRole('tab', { selected: true }).count()).resolves.toBe(0);
+    await page.getByRole('heading', { name: '砌体墙工程量扣除规则', level: 2 }).waitFor();
+    await page.getByText('应扣除门窗洞口').waitFor();
+    await page.getByRole('button', { name: '重置', exact: true }).click();
+    await expect.poll(() => page.getByRole('tab', { name: '计价规则' }).getAttribute('aria-selected')).toBe('true');
+    await expect(page.getByText('所在分类：').count()).resolves.toBe(0);
+  });
 });
 
 describe('a member without code 1 on articles', () => {

@@ -30,8 +30,8 @@ function useShownArticle(chosen: Row | null): Row | null {
   return (chosen && data.find((row) => row.id === chosen.id)) || data[0]!;
 }
 
-/** The articles of the list context, the shown one selected. */
-function ArticleList({ chosen, onChoose }: { chosen: Row | null; onChoose: (row: Row) => void }) {
+/** The articles of the list context, the shown one selected; `placeOf` names each one's category (search results). */
+function ArticleList({ chosen, onChoose, placeOf }: { chosen: Row | null; onChoose: (row: Row) => void; placeOf?: ((row: Row) => string) | undefined }) {
   const { data, isPending } = useListContext<Row>();
   const shown = useShownArticle(chosen);
   if (isPending) return <ListLoading />;
@@ -41,7 +41,11 @@ function ArticleList({ chosen, onChoose }: { chosen: Row | null; onChoose: (row:
       {data.map((row) => (
         <ListItem key={row.id} disablePadding sx={{ borderBottom: 1, borderColor: 'divider' }}>
           <ListItemButton selected={row.id === shown?.id} onClick={() => onChoose(row)}>
-            <ListItemText primary={String(row.SaName ?? '')} slotProps={{ primary: { sx: { wordBreak: 'break-all' } } }} />
+            <ListItemText
+              primary={String(row.SaName ?? '')}
+              secondary={placeOf ? `所在分类：${placeOf(row)}` : undefined}
+              slotProps={{ primary: { sx: { wordBreak: 'break-all' } } }}
+            />
           </ListItemButton>
         </ListItem>
       ))}
@@ -96,7 +100,16 @@ function Tykj({ type }: { type: number }) {
   const queryCode = params.get('ScCode') ?? '';
   const known = tree !== undefined && queryCode !== '' && queryCode !== ROOT_CODE && tree.byCode.has(queryCode);
   const code = known ? queryCode : (tabs[0]?.id ?? null);
-  const tab = code === null || !tree ? false : (pathTo(tree, code)[0] ?? false);
+  // A search looks through every tab: its results belong to none, each says where it lives.
+  const searching = search !== null;
+  const tab = searching || code === null || !tree ? false : (pathTo(tree, code)[0] ?? false);
+  const placeOf = useCallback(
+    (row: Row) => {
+      const path = tree ? pathTo(tree, String(row.ScCode ?? '')) : [];
+      return path.map((id) => tree?.byCode.get(id)?.name ?? id).join(' / ') || '未分类';
+    },
+    [tree],
+  );
 
   const choose = useCallback(
     (next: string) =>
@@ -126,7 +139,10 @@ function Tykj({ type }: { type: number }) {
         <>
           <Tabs
             value={tab}
-            onChange={(_event, value: string) => choose(value)}
+            onChange={(_event, value: string) => {
+              setSearch(null);
+              choose(value);
+            }}
             {...SCROLLING_TABS}
             aria-label="统一口径分类"
             sx={{ ...SCROLLING_TABS.sx, ...SELECTED_TAB_SX, mb: 1, flexShrink: 0 }}
@@ -136,9 +152,9 @@ function Tykj({ type }: { type: number }) {
             ))}
           </Tabs>
           <ListBase
-            key={`${code ?? ''}|${search?.value ?? ''}`}
+            key={searching ? `search|${search.field}|${search.value}` : `tab|${code ?? ''}`}
             resource={tykjArticleResource.resource}
-            filter={{ ScCode: code, type, ...(search ? { [search.field]: search.value } : {}) }}
+            filter={searching ? { ScCode: null, type, [search.field]: search.value } : { ScCode: code, type }}
             perPage={tykjArticleResource.pageSize}
             disableSyncWithLocation
             storeKey={false}
@@ -147,7 +163,7 @@ function Tykj({ type }: { type: number }) {
             <Box sx={{ display: 'flex', gap: 2, flex: 1, minHeight: 0 }}>
               <Paper variant="outlined" sx={{ width: 320, flexShrink: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
                 <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
-                  <ArticleList chosen={chosen} onChoose={setChosen} />
+                  <ArticleList chosen={chosen} onChoose={setChosen} placeOf={searching ? placeOf : undefined} />
                 </Box>
                 <ZhPagination />
               </Paper>
