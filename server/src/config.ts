@@ -1,5 +1,6 @@
 // Start-up variables (environment), read once and validated, so a typo fails at start, not at first use.
 import path from 'node:path';
+import { DEFAULT_TIME_ZONE, isTimeZone } from '../../schemas/businessTime';
 import { usableCpus } from './cpus';
 import { parseAllowedHosts, parseAllowedOrigins } from './plugins/security';
 import { partSizeFromEnv } from './storage/multipart';
@@ -39,6 +40,8 @@ export interface Config {
   cookieSecure: boolean;
   /** Log requests (off in tests). */
   logger: boolean;
+  /** The business time zone (TIME_ZONE): "today", day boundaries, every date and time shown. */
+  timeZone: string;
   /** Part size in bytes of uploads in parts (UPLOAD_PART_SIZE). */
   uploadPartSize: number;
   /** Bytes a member may upload in 24 hours (UPLOAD_QUOTA_MB_PER_DAY, default 5120 MB); 0: no limit. */
@@ -106,6 +109,13 @@ function s3ReadFrom(value: string | undefined): 'private' | 'public' {
 export const DEFAULT_UPLOAD_QUOTA_MB = 5120;
 
 /** UPLOAD_QUOTA_MB_PER_DAY in bytes: whole megabytes (MiB), 0 for no limit. */
+/** TIME_ZONE: an IANA zone the runtime knows (Asia/Shanghai by default); a wrong name fails at start. */
+function timeZoneFrom(value: string | undefined): string {
+  const zone = value?.trim() || DEFAULT_TIME_ZONE;
+  if (!isTimeZone(zone)) throw new Error(`TIME_ZONE must be a time zone such as ${DEFAULT_TIME_ZONE}, got ${value}`);
+  return zone;
+}
+
 function quotaFrom(value: string | undefined): number {
   if (value === undefined || value === '') return DEFAULT_UPLOAD_QUOTA_MB * 1024 * 1024;
   const mb = Number(value);
@@ -166,6 +176,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicDir: path.resolve(env.PUBLIC_DIR || './dist'),
     cookieSecure: flag(env.COOKIE_SECURE, false),
     logger: flag(env.LOG, true),
+    timeZone: timeZoneFrom(env.TIME_ZONE),
     uploadPartSize: partSizeFromEnv(env),
     uploadQuotaBytesPerDay: quotaFrom(env.UPLOAD_QUOTA_MB_PER_DAY),
     readCache: flag(env.READ_CACHE, true),

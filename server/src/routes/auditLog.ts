@@ -4,6 +4,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AUDIT_ACTIONS, auditLogResource } from '../../../schemas/auditLog';
 import { AUDITED_RESOURCES } from '../../../schemas/index';
+import { startOfDayIn } from '../../../schemas/businessTime';
 import { listQueries, type Row } from '../db/repository';
 import { parseOrderName } from '../db/orderName';
 import { badRequest } from '../errors';
@@ -50,10 +51,11 @@ const LAST_TIME = Date.parse('9999-12-31T23:59:59.999Z');
  * of the four-digit calendar is no bound on its open side (AtTo=9999-12-31) and an empty range on
  * the other: toISOString writes such years as "+010000" or "-000001", whose text does not sort as time.
  */
-function bound(value: unknown, field: 'AtFrom' | 'AtTo'): { at: string; inclusive: boolean } | undefined {
+function bound(value: unknown, field: 'AtFrom' | 'AtTo', zone: string): { at: string; inclusive: boolean } | undefined {
   if (typeof value !== 'string' || value.trim() === '') return undefined;
   const text = value.trim();
-  const start = new Date(DAY.test(text) ? `${text}T00:00:00Z` : text).getTime();
+  // A bare day is the business zone's day (config.timeZone).
+  const start = (DAY.test(text) ? startOfDayIn(zone, text) : new Date(text)).getTime();
   if (Number.isNaN(start)) throw badRequest(`${field}：${TIME_MSG}`, [{ field, msg: TIME_MSG }]);
   const exclusiveEnd = field === 'AtTo' && DAY.test(text);
   const time = exclusiveEnd ? start + 86_400_000 : start;
@@ -84,8 +86,8 @@ export default async function auditLogRoutes(app: FastifyInstance) {
   const meta = { tags: [auditLogResource.label], summary: '操作日志列表（仅管理员）' };
   readRoute(app, `/Ajax/${auditLogResource.calls.list}`, auditListSchema, meta, async (request, params) => {
     await requireAdmin(request);
-    const from = bound(params.AtFrom, 'AtFrom');
-    const to = bound(params.AtTo, 'AtTo');
+    const from = bound(params.AtFrom, 'AtFrom', app.config.timeZone);
+    const to = bound(params.AtTo, 'AtTo', app.config.timeZone);
     if (from && to && emptyRange(from, to)) {
       throw badRequest('开始时间不能晚于结束时间', [{ field: 'AtTo', msg: '开始时间不能晚于结束时间' }]);
     }

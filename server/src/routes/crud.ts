@@ -12,7 +12,8 @@ import { MSG_DELETED, ok } from '../http/envelope';
 import { requireAccess, requireOwnership } from '../plugins/permissions';
 import { trimFields, trimmedFields, writeBodySchema } from '../../../schemas/validation';
 import { idBodySchema, listParamsSchema, MAX_ALL_ROWS, oneParamsSchema } from './requestSchemas';
-import { checkDelete, prepareWrite, present } from './rules';
+import type { MemberRow } from '../auth/members';
+import { checkDelete, prepareWrite, present, type RuleContext } from './rules';
 
 type Params = Record<string, unknown>;
 
@@ -132,6 +133,11 @@ async function sendAnswer(request: FastifyRequest, reply: FastifyReply, key: str
 
 const answerKey = (descriptor: ResourceDescriptor, call: string, params: Params) => `${descriptor.resource}/${call}\n${JSON.stringify(params)}`;
 
+/** What the rules of one write need: the stores, the member, and the time now in the business zone. */
+function ruleContext(app: FastifyInstance, member: MemberRow): RuleContext {
+  return { database: app.database, storage: app.storage, member, now: new Date(), timeZone: app.config.timeZone };
+}
+
 async function loadById(app: FastifyInstance, descriptor: ResourceDescriptor, id: unknown): Promise<Row> {
   const row = await findRow(app.database, descriptor, 'Id', Number(id));
   if (!row) throw notFound(`${descriptor.label}不存在或已被删除`);
@@ -172,7 +178,7 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
     writeRoute(app, url(calls.create), writeBodySchema(descriptor, 'create'), { tags, summary: `新增${descriptor.label}` }, async (request, body) => {
       const member = await requireAccess(request, descriptor, 'create');
       const values: Row = { ...body };
-      await prepareWrite(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, values, undefined);
+      await prepareWrite(descriptor, ruleContext(app, member), values, undefined);
       const files = app.files.track(descriptor);
       const row = await insertRow(app.database, descriptor, values, member, files.hook);
       await files.settle();
@@ -187,7 +193,7 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
       requireOwnership(member, descriptor, 'edit', existing);
       const values: Row = { ...body };
       delete values.Id;
-      await prepareWrite(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, values, existing);
+      await prepareWrite(descriptor, ruleContext(app, member), values, existing);
       // The files the update drops (a replaced video, a handout taken off) go once it commits.
       const files = app.files.track(descriptor);
       const updated = await updateRow(app.database, descriptor, Number(body.Id), values, member, files.hook);
@@ -202,7 +208,7 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
       const member = await requireAccess(request, descriptor, 'delete');
       const existing = await loadById(app, descriptor, body.Id);
       requireOwnership(member, descriptor, 'delete', existing);
-      await checkDelete(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, existing);
+      await checkDelete(descriptor, ruleContext(app, member), existing);
       // The record's files go once the delete commits, unless another record points at them.
       const files = app.files.track(descriptor);
       if (!(await deleteRow(app.database, descriptor, Number(body.Id), member, files.hook))) throw notFound(`${descriptor.label}不存在或已被删除`);

@@ -2,6 +2,7 @@
 // complete (references, fixed fields, defaults, stored files), and what a delete must not orphan.
 // Everything common (rich text, file lists, server-owned fields) is derived from the schema here
 // too, so a new entity gets it by declaring its fields.
+import { dayIn } from '../../../schemas/businessTime';
 import type { Reference, ResourceDescriptor } from '../../../schemas/descriptor';
 import { checkFileList, parseFileList } from '../../../schemas/fileList';
 import { referencesTo, resourceByName } from '../../../schemas/index';
@@ -19,9 +20,9 @@ export interface RuleContext {
   storage: StorageDriver;
   member: MemberRow;
   now: Date;
+  /** The business time zone (config.timeZone): a 'today' default is that zone's day. */
+  timeZone: string;
 }
-
-const today = (now: Date) => now.toISOString().slice(0, 10);
 
 /** Longest parent chain walked when looking for a cycle; deeper trees are refused. */
 const MAX_DEPTH = 64;
@@ -87,7 +88,7 @@ async function applyCreateDefaults(ctx: RuleContext, descriptor: ResourceDescrip
     // 'last': after the last row, not first (a new website without a sort goes to the end), within
     // the field's maximum.
     const maximum = (descriptor.schema.properties[field] as { maximum?: number } | undefined)?.maximum ?? Infinity;
-    values[field] = rule === 'today' ? today(ctx.now) : Math.min((await maxValue(ctx.database, descriptor, field)) + 1, maximum);
+    values[field] = rule === 'today' ? dayIn(ctx.timeZone, ctx.now) : Math.min((await maxValue(ctx.database, descriptor, field)) + 1, maximum);
   }
 }
 
