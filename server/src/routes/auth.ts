@@ -38,7 +38,7 @@ const authRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
     // One attempt is reserved on every limit before the password is checked (server/src/auth/
     // throttle.ts): however many requests arrive at once, no more passwords are checked than the
     // limits allow. A limit used up answers 429 even to the right password, and counts nothing.
-    const held = await reserveAttempt(app.database, loginLimits(UserName, request.ip));
+    const held = await reserveAttempt(app.database, loginLimits(UserName, request.ip, app.config.loginIpv6Prefix));
     if (!held) throw new ApiError(429, THROTTLED);
     const { member, valid } = await checkPassword(app.database, UserName, Password).catch(async (err: unknown) => {
       // No answer about the password was given: the attempt is not a failure.
