@@ -77,7 +77,8 @@ export interface Config {
   startupWork: boolean;
   /**
    * Whether this process removes stale uploads: partial local uploads and uploads in parts abandoned
-   * for a day (at start), unreferenced files (at start and every 10 minutes). Always true from
+   * for a day (at start), unreferenced files (at start and every 10 minutes); and login-limit rows
+   * whose window has passed (at start and every 15 minutes, routes/auth.ts). Always true from
    * loadConfig; in a cluster one worker at a time does it (cluster.ts). Not an environment variable.
    */
   housekeeping: boolean;

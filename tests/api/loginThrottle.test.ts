@@ -6,7 +6,8 @@
 //   other clients do not lock a member out of a client that has not failed; the count of one
 //   account over all clients has a larger ceiling (100), which bounds distributed guessing;
 // - a client is an IPv4 address (IPv4-mapped IPv6 included) or an IPv6 /64 (LOGIN_IPV6_PREFIX):
-//   one /64 spread over many addresses is one client, and cannot lock an account out elsewhere.
+//   one /64 spread over many addresses is one client, and cannot lock an account out elsewhere;
+// - rows whose window has passed are removed by the process that does the housekeeping.
 //
 // What the tests need:
 // - IPv4: loopback has many source addresses (127.0.0.0/8): the client binds 127.0.0.x and the
@@ -23,8 +24,10 @@ import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, Client, freshPostgres, startServer, type TestServer } from '../helpers/server';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildApp } from '../../server/src/app';
+import { THROTTLE_WINDOW_MS } from '../../server/src/auth/throttle';
+import { ADMIN_PASSWORD, Client, freshPostgres, startServer, until, type TestServer } from '../helpers/server';
 import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 
 const THROTTLED = '登录失败次数过多，请15分钟后再试';
@@ -456,3 +459,72 @@ describe.skipIf(loopbackMissing !== undefined)(
     });
   },
 );
+
+describe('login-limit rows whose window has passed', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startServer();
+  });
+  afterAll(async () => {
+    vi.useRealTimers();
+    await server?.close();
+  });
+
+  const rows = async () =>
+    new Map((await server.app.database.db.selectFrom('LOGIN_THROTTLE').selectAll().execute()).map((r) => [r.THROTTLE_KEY, r.FAILS]));
+  /** Moves the windows of `keys` back to before the last window began: as if 16 minutes had passed. */
+  const age = (keys: string[]) =>
+    server.app.database.db
+      .updateTable('LOGIN_THROTTLE')
+      .set({ WINDOW_START: new Date(Date.now() - THROTTLE_WINDOW_MS - 60_000).toISOString() })
+      .where('THROTTLE_KEY', 'in', keys)
+      .execute();
+
+  it('are removed by the process that does the housekeeping, at its start and every window; current ones stay', async () => {
+    for (const UserName of ['gone_a', 'gone_b', 'gone_c']) {
+      expect((await loginFrom(server.url, '127.0.3.1', { UserName, Password: 'wrong' })).status).toBe(401);
+    }
+    for (let i = 0; i < 5; i++) {
+      expect((await loginFrom(server.url, '127.0.3.2', { UserName: 'kept_a', Password: `wrong-${i}` })).status).toBe(401);
+    }
+    const before = await rows();
+    const old = [...before.keys()].filter((k) => k.includes('gone_') || k.includes('127.0.3.1'));
+    const current = [...before.keys()].filter((k) => !old.includes(k)).sort();
+    // One address row, and per name an account row and a pair row.
+    expect(old).toHaveLength(7);
+    expect(current).toHaveLength(3);
+    await age(old);
+
+    // Only the timers that repeat are driven by the test; the database's own stay real.
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const configOf = (housekeeping: boolean) => ({ ...server.config, startupWork: false, housekeeping });
+    try {
+      // A process that does not do the housekeeping leaves them, at start and later.
+      const worker = (await buildApp(configOf(false))).app;
+      await worker.ready();
+      vi.advanceTimersByTime(2 * THROTTLE_WINDOW_MS);
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await worker.close();
+      expect([...(await rows()).keys()].sort()).toEqual([...before.keys()].sort());
+
+      const keeper = (await buildApp(configOf(true))).app;
+      try {
+        // The one that does removes those whose window has passed as it starts...
+        await keeper.ready();
+        const after = await rows();
+        expect([...after.keys()].sort()).toEqual(current);
+        // ...and leaves the current ones as they were: the pair is still locked.
+        for (const key of current) expect(after.get(key), key).toBe(before.get(key));
+        expect((await loginFrom(server.url, '127.0.3.2', { UserName: 'kept_a', Password: PASSWORD })).body).toMatchObject({ code: 429, msg: THROTTLED });
+        // Every window, it removes those that have passed since.
+        await age(current);
+        vi.advanceTimersByTime(THROTTLE_WINDOW_MS);
+        await until(async () => (await rows()).size === 0, 'the periodic removal of login-limit rows', 10_000);
+      } finally {
+        await keeper.close();
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -13,6 +13,11 @@
 // account's ceiling, locking the member out everywhere, alone. An IPv4-mapped IPv6 address
 // (`::ffff:a.b.c.d`, as a dual-stack socket or a proxy may write it) is its IPv4 address.
 //
+// A counter's row stays while its window lasts; rows whose window has passed count nothing (a new
+// attempt restarts the window) and are deleted by purgePastLimits, which the one process of a
+// cluster that does the housekeeping runs at start and every window (routes/auth.ts). Without it
+// each new name would leave two rows and each new client one, for good.
+//
 // An attempt is reserved on all three counters atomically BEFORE its password is checked (one
 // conditional upsert per counter that counts only while under the limit, in one transaction), so
 // simultaneous requests, in one process or several, cannot have more passwords checked than the
@@ -169,4 +174,17 @@ export async function releaseAttempt({ db }: Db, held: Reservation[]): Promise<v
       await db.deleteFrom('LOGIN_THROTTLE').where('THROTTLE_KEY', '=', key).where('FAILS', '=', 0).execute();
     }
   }
+}
+
+/**
+ * Deletes the counters whose window has passed, as reserveOne tells them (a window that started at
+ * or before `now` minus the window). They count nothing any more: the next attempt would restart
+ * the window at 1, as on a missing row. An attempt reserved meanwhile on such a row restarts its
+ * window; the database orders the two (the row lock on PostgreSQL, where the delete checks the
+ * window again on the row as updated and leaves it; the single writer on SQLite), and if the
+ * delete goes first the upsert inserts a new row. Returns the number of rows deleted.
+ */
+export async function purgePastLimits({ db }: Db, now = Date.now()): Promise<number> {
+  const result = await db.deleteFrom('LOGIN_THROTTLE').where('WINDOW_START', '<=', windowStart(now)).executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
