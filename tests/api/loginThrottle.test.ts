@@ -393,7 +393,7 @@ describe('LOGIN_IPV6_PREFIX sets how much of an IPv6 address is one client', () 
 function ipBatch(lines: string[], force = false): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = execFile('ip', [...(force ? ['-force'] : []), '-6', '-batch', '-'], (err, _stdout, stderr) =>
-      err ? reject(new Error(`ip -6 -batch: ${stderr.trim() || err.message}`)) : resolve(),
+      err ? reject(new Error(`ip -6 -batch: ${(stderr.trim() || err.message).replace(/\s+/g, ' ')}`)) : resolve(),
     );
     child.stdin?.end(lines.map((l) => `${l}\n`).join(''));
   });
