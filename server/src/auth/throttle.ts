@@ -23,6 +23,7 @@
 // simultaneous requests, in one process or several, cannot have more passwords checked than the
 // limits allow. A wrong password keeps its reservation (it is the failure); the right one gives
 // it back, so successful logins never use up a limit.
+
 // ipaddr.js parses and writes IPv6 addresses every way they may be written (zero compression,
 // embedded IPv4, zones). It is the parser Fastify's own proxy-addr uses to read X-Forwarded-For, so
 // it reads the addresses that Fastify gives us as `request.ip` the way Fastify did; Node has no
