@@ -3,7 +3,8 @@
 // The primary does the start-up work that must happen once (migrations, the built-in administrator
 // and demo data, printing their generated passwords: bootstrap.ts) and then forks the workers. They
 // build the app without redoing it and share the socket the primary listens on, which hands each new
-// connection to the next worker. One worker at a time removes stale uploads (config.housekeeping).
+// connection to the next worker. One worker at a time removes stale uploads and past login-limit
+// rows (config.housekeeping).
 // The primary replaces a worker that dies and logs it. SIGTERM or SIGINT to the primary (a terminal
 // also sends it to the workers) makes every worker close its app: it stops accepting connections and
 // finishes the requests and uploads in flight, for at most DRAIN_TIMEOUT_MS; then all exit.

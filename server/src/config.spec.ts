@@ -34,6 +34,17 @@ describe('DATABASE_POOL_SIZE', () => {
   });
 });
 
+describe('LOGIN_IPV6_PREFIX', () => {
+  it('is 64 by default and a whole number from 32 to 128', () => {
+    expect(loadConfig({}).loginIpv6Prefix).toBe(64);
+    expect(loadConfig({ LOGIN_IPV6_PREFIX: '48' }).loginIpv6Prefix).toBe(48);
+    expect(loadConfig({ LOGIN_IPV6_PREFIX: '128' }).loginIpv6Prefix).toBe(128);
+    for (const bad of ['0', '31', '129', '/64', '64.5', 'sixty-four']) {
+      expect(() => loadConfig({ LOGIN_IPV6_PREFIX: bad }), bad).toThrow(/LOGIN_IPV6_PREFIX must be a whole number from 32 to 128/);
+    }
+  });
+});
+
 describe('WORKERS', () => {
   it('is one process per core by default, and a whole number from 1 to 256', () => {
     expect(loadConfig({}).workers).toBe(usableCpus());

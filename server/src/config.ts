@@ -56,6 +56,12 @@ export interface Config {
    * every client would share one address in the login throttle.
    */
   trustProxy: boolean | number | string;
+  /**
+   * Bits of an IPv6 address that make one client of the login limits (LOGIN_IPV6_PREFIX, 64, from
+   * 32 to 128): a subscriber holds a whole /64 and sends from any address of it. IPv4 addresses
+   * are each a client.
+   */
+  loginIpv6Prefix: number;
   /** Other origins allowed to send state-changing calls (ALLOWED_ORIGINS); the server's own always is. */
   allowedOrigins: string[];
   /** Host names the server answers (ALLOWED_HOSTS); empty: any. */
@@ -74,7 +80,8 @@ export interface Config {
   startupWork: boolean;
   /**
    * Whether this process removes stale uploads: partial local uploads and uploads in parts abandoned
-   * for a day (at start), unreferenced files (at start and every 10 minutes). Always true from
+   * for a day (at start), unreferenced files (at start and every 10 minutes); and login-limit rows
+   * whose window has passed (at start and every 15 minutes, routes/auth.ts). Always true from
    * loadConfig; in a cluster one worker at a time does it (cluster.ts). Not an environment variable.
    */
   housekeeping: boolean;
@@ -182,6 +189,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     readCache: flag(env.READ_CACHE, true),
     poolSize,
     trustProxy: trustProxyFrom(env.TRUST_PROXY),
+    loginIpv6Prefix: wholeNumber('LOGIN_IPV6_PREFIX', env.LOGIN_IPV6_PREFIX, 64, 32, 128),
     allowedOrigins: parseAllowedOrigins(env.ALLOWED_ORIGINS),
     allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
     bodyTimeoutMs: wholeNumber('BODY_TIMEOUT', env.BODY_TIMEOUT, 30, 1, 3600) * 1000,

@@ -96,7 +96,11 @@ export async function freshPostgres(adminUrl: string): Promise<{ url: string; dr
 
 let memberCount = 0;
 
-export async function startServer(env: Record<string, string> = {}): Promise<TestServer> {
+/**
+ * `host`: the address to listen on, 127.0.0.1 unless told (`::1` for clients on IPv6 loopback
+ * addresses); `url` names it.
+ */
+export async function startServer(env: Record<string, string> = {}, { host = '127.0.0.1' }: { host?: string } = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-test-'));
   const pgUrl = process.env.TEST_DATABASE_URL;
   const database = pgUrl ? await freshPostgres(pgUrl) : undefined;
@@ -111,10 +115,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Tes
     ...env,
   });
   const { app, generatedDemoStaffPassword } = await buildApp(config);
-  await app.listen({ port: 0, host: '127.0.0.1' });
+  await app.listen({ port: 0, host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  const url = `http://127.0.0.1:${port}`;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   const server: TestServer = {
     url,

@@ -2,7 +2,7 @@
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
 import { createSession, endSession, toCurrentMember } from '../auth/members';
 import { dummyHash, verifyPassword } from '../auth/password';
-import { loginLimits, releaseAttempt, reserveAttempt } from '../auth/throttle';
+import { loginLimits, purgePastLimits, releaseAttempt, reserveAttempt, THROTTLE_WINDOW_MS } from '../auth/throttle';
 import type { Db } from '../db/database';
 import { ApiError, unauthorized } from '../errors';
 import { ok } from '../http/envelope';
@@ -38,7 +38,7 @@ const authRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
     // One attempt is reserved on every limit before the password is checked (server/src/auth/
     // throttle.ts): however many requests arrive at once, no more passwords are checked than the
     // limits allow. A limit used up answers 429 even to the right password, and counts nothing.
-    const held = await reserveAttempt(app.database, loginLimits(UserName, request.ip));
+    const held = await reserveAttempt(app.database, loginLimits(UserName, request.ip, app.config.loginIpv6Prefix));
     if (!held) throw new ApiError(429, THROTTLED);
     const { member, valid } = await checkPassword(app.database, UserName, Password).catch(async (err: unknown) => {
       // No answer about the password was given: the attempt is not a failure.
@@ -55,6 +55,31 @@ const authRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
     reply.setSessionCookie(token);
     return ok(toCurrentMember(member), '登录成功');
   });
+
+  // Login-limit rows whose window has passed are deleted as the server starts and every window
+  // after, by the one process of a cluster that does the housekeeping (config.housekeeping): a row
+  // lasts two windows at most. A failure is logged and the next run tries again.
+  if (app.config.housekeeping) {
+    let timer: NodeJS.Timeout | undefined;
+    let running: Promise<void> | undefined;
+    const purge = () => {
+      running ??= purgePastLimits(app.database)
+        .then(() => undefined)
+        .catch((err: unknown) => app.log.warn({ err }, 'removal of past login-limit rows failed'))
+        .finally(() => (running = undefined));
+      return running;
+    };
+    app.addHook('onReady', async () => {
+      await purge();
+      timer = setInterval(purge, THROTTLE_WINDOW_MS);
+      timer.unref();
+    });
+    // Before the database plugin's own onClose (hooks run in reverse order of registration).
+    app.addHook('onClose', async () => {
+      clearInterval(timer);
+      await running;
+    });
+  }
 
   app.post('/Ajax/Logout', { schema: { tags, summary: '退出登录' } }, async (request, reply) => {
     const token = request.sessionToken();

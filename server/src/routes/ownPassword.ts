@@ -33,9 +33,9 @@ const ownPasswordRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
       // Comparing the two inputs tells nothing about the stored password: no attempt is counted.
       if (NewPassword === OldPassword) throw badRequest(MSG_SAME_PASSWORD, [{ field: 'NewPassword', msg: MSG_SAME_PASSWORD }]);
 
-      // The login's counters (account, address and the pair): a wrong current password here is a
+      // The login's counters (account, client and the pair): a wrong current password here is a
       // failed login there, and either way no more passwords are checked than the limits allow.
-      const held = await reserveAttempt(app.database, loginLimits(member.USER_NAME, request.ip));
+      const held = await reserveAttempt(app.database, loginLimits(member.USER_NAME, request.ip, app.config.loginIpv6Prefix));
       if (!held) throw new ApiError(429, MSG_PASSWORD_THROTTLED);
       const { db } = app.database;
       let existing: MemberRow;
