@@ -4,7 +4,7 @@
 import { formFields, type Reference, type ResourceDescriptor } from '../../schemas/descriptor';
 import { HTTP_URL_PATTERN } from '../../schemas/fields';
 import { resourceByName } from '../../schemas/index';
-import { dayjs } from '../i18n/dayjs';
+import { today as todayInZone } from '../i18n/dayjs';
 
 export interface FieldSchema {
   type?: string | readonly string[];
@@ -129,7 +129,7 @@ export { formFields };
  * descriptor's `createDefaults` the server would apply (today's date), so the dialog shows them.
  * 'last' (after the last row) is left to the server, which alone knows the last row.
  */
-export function newRecordDefaults(descriptor: ResourceDescriptor, today: string = dayjs().format('YYYY-MM-DD')): Record<string, unknown> {
+export function newRecordDefaults(descriptor: ResourceDescriptor, today: string = todayInZone()): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const [name, prop] of Object.entries(descriptor.schema.properties)) {
     const d = (prop as FieldSchema).default;

@@ -16,7 +16,8 @@ import { ListEmpty, ListLoading } from '../../components/ListStates';
 import { ZhDateInput } from '../../components/ZhDateInput';
 import { fieldTitle } from '../../components/schemaFields';
 import { ZhPagination } from '../../components/ZhPagination';
-import { dayjs, formatDate } from '../../i18n/dayjs';
+import { BARE_DAY } from '../../../schemas/businessTime';
+import { formatDate } from '../../i18n/dayjs';
 import { AuditDetails, TIME_FORMAT, type AuditEntryRecord } from './AuditDetails';
 import { ACTION_CHOICES, actionLabel, RESOURCE_CHOICES, resourceLabel } from './auditFormat';
 
@@ -31,11 +32,10 @@ const ACTION_COLORS: Record<string, 'success' | 'primary' | 'error' | 'default'>
   sort: 'default',
 };
 
-// The date inputs show a day; the server gets the local day's bounds as instants, so that
-// "from the 3rd to the 5th" means the person's own days, whatever the server's time zone.
-// A day still being typed filters nothing.
-const dayStart = (value: string) => (value && dayjs(value).isValid() ? dayjs(value).startOf('day').toISOString() : '');
-const dayEnd = (value: string) => (value && dayjs(value).isValid() ? dayjs(value).endOf('day').toISOString() : '');
+// The date inputs send a whole day ('YYYY-MM-DD'): the server takes it as that day in the business
+// time zone (TIME_ZONE), which is also the zone every time of the list shows in. A day still being
+// typed filters nothing.
+const wholeDay = (value: string) => (BARE_DAY.test(value) ? value : '');
 
 /**
  * 操作人: the members as choices (administrators may list them); entries keep the name anyway.
@@ -55,8 +55,8 @@ const filters = [
   <SelectInput key="Resource" source="Resource" label={title('Resource')} choices={RESOURCE_CHOICES} emptyText="全部" alwaysOn sx={{ minWidth: 150 }} />,
   <SelectInput key="Action" source="Action" label={title('Action')} choices={ACTION_CHOICES} emptyText="全部" alwaysOn sx={{ minWidth: 120 }} />,
   <MemberFilter key="AuCode" source="AuCode" label={title('AuName')} alwaysOn />,
-  <ZhDateInput key="AtFrom" source="AtFrom" label="开始日期" parse={dayStart} alwaysOn sx={{ width: 170 }} />,
-  <ZhDateInput key="AtTo" source="AtTo" label="结束日期" parse={dayEnd} alwaysOn sx={{ width: 170 }} />,
+  <ZhDateInput key="AtFrom" source="AtFrom" label="开始日期" parse={wholeDay} alwaysOn sx={{ width: 170 }} />,
+  <ZhDateInput key="AtTo" source="AtTo" label="结束日期" parse={wholeDay} alwaysOn sx={{ width: 170 }} />,
   <TextInput key="RecordName" source="RecordName" label={title('RecordName')} alwaysOn />,
 ];
 

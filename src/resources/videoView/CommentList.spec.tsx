@@ -6,9 +6,9 @@ import { CommentList } from './CommentList';
 import type { CommentRecord } from './detailsSequence';
 
 const comments = [
-  { id: 3, Id: 3, VdCode: 'v', VmDes: '<p>最新一条<script>alert(1)</script></p>', VmTime: '2026-11-20T08:05:00', AuCode: 'someone', AuName: '', OrganizationName: '审计部' },
-  { id: 2, Id: 2, VdCode: 'v', VmDes: '<p>我的评论</p>', VmTime: '2026-11-19T09:30:00', AuCode: 'staff-1', AuName: '测试员工', OrganizationName: '造价一部' },
-  { id: 1, Id: 1, VdCode: 'v', VmDes: '<p>最早一条</p>', VmTime: '2026-11-18T10:00:00', AuCode: 'someone', AuName: '张三', OrganizationName: '审计部' },
+  { id: 3, Id: 3, VdCode: 'v', VmDes: '<p>最新一条<script>alert(1)</script></p>', VmTime: '2026-11-20T00:05:00.000Z', AuCode: 'someone', AuName: '', OrganizationName: '审计部' },
+  { id: 2, Id: 2, VdCode: 'v', VmDes: '<p>我的评论</p>', VmTime: '2026-11-19T01:30:00.000Z', AuCode: 'staff-1', AuName: '测试员工', OrganizationName: '造价一部' },
+  { id: 1, Id: 1, VdCode: 'v', VmDes: '<p>最早一条</p>', VmTime: '2026-11-18T02:00:00.000Z', AuCode: 'someone', AuName: '张三', OrganizationName: '审计部' },
 ] as CommentRecord[];
 
 afterEach(cleanup);
