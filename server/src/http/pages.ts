@@ -70,11 +70,14 @@ export function appPages(app: FastifyInstance, publicDir: string): Pages {
     const module = await loadRenderer();
     if (!module) return undefined;
     const cookie = request.headers.cookie ?? '';
+    const host = request.headers.host;
     const httpClient: HttpClient = async (url, options = {}) => {
       const response = await app.inject({
         method: options.method === 'POST' ? 'POST' : 'GET',
         url,
-        headers: { cookie, 'content-type': 'application/json', accept: 'application/json' },
+        // The page's own Host: it passed the ALLOWED_HOSTS check (security.ts), which would refuse
+        // inject's default (localhost) and leave every page unrendered.
+        headers: { cookie, ...(host ? { host } : {}), 'content-type': 'application/json', accept: 'application/json' },
         ...(typeof options.body === 'string' ? { payload: options.body } : {}),
       });
       const headers = new Headers();
