@@ -118,7 +118,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   // Pages rendered by the server are compressed as they are sent (reply.compress, pages only: the
   // built files have their compressed copies, the API's answers are small).
   await app.register(fastifyCompress, { global: false, encodings: ['br', 'gzip'] });
-  const pages = appPages(app, config.publicDir);
+  const pages = appPages(app, config.publicDir, { perMember: config.renderPerMember, budgetMs: config.renderBudgetMs });
   if (fs.existsSync(indexHtml)) {
     // wildcard: files are looked up per request, so a rebuilt app's new asset names are served
     // without a restart; a missing file falls through to the not-found handler below.
