@@ -23,6 +23,10 @@ if ! scripts/ensure-swift.sh; then
   echo "S3 tests on Swift's S3 API SKIPPED (s3rver only): see the message above for what to install." >&2
 fi
 
+# The API tests of pages rendered by the server need the built app too (tests/api/pageRender.test.ts).
+echo "== build of the admin app and its server render"
+npm run build
+
 echo "== unit and API tests (SQLite)"
 npx vitest run --project unit --project api
 
@@ -30,7 +34,6 @@ echo "== sqlmap against a server of its own (REQUIRE_SQLMAP=1: missing sqlmap is
 bash scripts/sqlmap.sh
 
 echo "== browser tests (Chromium, built app)"
-npm run build
 CHROMIUM_PATH="$(scripts/ensure-chromium.sh)"
 export CHROMIUM_PATH
 npx vitest run --project browser

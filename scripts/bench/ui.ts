@@ -10,6 +10,8 @@
 //     entry of the menu, MENU_ENTRIES), and 下一页 click → new first row painted where there is a pager;
 //     for information, the first row of a repeat visit (one context, its cache filled by a first visit).
 //  4. The 10,000-category tree: response → tree painted, and expanding its root (for reference).
+//     The server's render of that page (HTTP, no browser): its time alone (p50/p95), and /health's
+//     latency while 50, 100 and 200 loads of it by one member run at once (how many were rendered).
 //  5. Lighthouse 12 on each main screen, logged in by cookie: its desktop preset (the budget), the
 //     median of LIGHTHOUSE_RUNS (5) runs per screen; its default mobile preset for information
 //     only, LIGHTHOUSE_MOBILE_RUNS (1) per screen (0: skipped).
@@ -42,7 +44,11 @@ const TREE_SIZE = 10_000;
 const TREE_TYPE = 3;
 const KB = 1024;
 /** What to measure besides the bundle (all by default): e.g. UI_PARTS=timing,tree while optimising. */
-const PARTS = new Set((process.env.UI_PARTS ?? 'timing,tree,lighthouse').split(','));
+const PARTS = new Set((process.env.UI_PARTS ?? 'timing,tree,render,lighthouse').split(','));
+/** Loads of the tree's page timed one after another for the server render's own time. */
+const RENDER_RUNS = Number(process.env.UI_RENDER_RUNS ?? 30);
+/** Loads of it at once by one member, while /health is timed. */
+const RENDER_BURSTS = [50, 100, 200];
 /** Which main screens to time and run Lighthouse on, by menu label (default all): e.g. UI_SCREENS=在线视频,操作日志. */
 const ONLY = process.env.UI_SCREENS ? new Set(process.env.UI_SCREENS.split(',')) : undefined;
 
@@ -490,6 +496,79 @@ async function measureTree(browser: Browser, base: string, cookie: string) {
   }
 }
 
+/** The q-th quantile (0–1) of `values`, nearest rank. */
+const quantile = (values: number[], q: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] ?? NaN;
+};
+
+/** One load of a page over HTTP with the member's cookie: its time to the last byte and whether the server rendered it. */
+async function loadPage(base: string, cookie: string, pathName: string): Promise<{ ms: number; rendered: boolean; bytes: number }> {
+  const started = performance.now();
+  const response = await fetch(base + pathName, { headers: { cookie } });
+  const html = await response.text();
+  if (response.status !== 200) throw new Error(`${pathName}: ${response.status}`);
+  return { ms: performance.now() - started, rendered: html.includes('id="page-state"'), bytes: html.length };
+}
+
+interface RenderBurst {
+  loads: number;
+  rendered: number;
+  loadP50: number;
+  loadP95: number;
+  healthP50: number;
+  healthP95: number;
+  healthMax: number;
+  healthSamples: number;
+  seconds: number;
+}
+
+/**
+ * The server's render of the tree's page: its time alone (one load after another), then bursts of
+ * page loads at once by one member with /health asked every 50 ms until the burst is answered.
+ */
+async function measureRender(base: string, cookie: string, pathName: string) {
+  // The app's code in the render worker, and the screen's own, load with the first pages.
+  for (let i = 0; i < 3; i++) await loadPage(base, cookie, pathName);
+  const alone = [];
+  for (let i = 0; i < RENDER_RUNS; i++) alone.push(await loadPage(base, cookie, pathName));
+  const renderedAlone = alone.filter((l) => l.rendered).length;
+  const bursts: RenderBurst[] = [];
+  for (const count of RENDER_BURSTS) {
+    const started = performance.now();
+    let done = false;
+    const loads = Promise.all(Array.from({ length: count }, () => loadPage(base, cookie, pathName))).finally(() => (done = true));
+    const health: number[] = [];
+    while (!done) {
+      const asked = performance.now();
+      const response = await fetch(`${base}/health`);
+      await response.arrayBuffer();
+      health.push(performance.now() - asked);
+      if (!done) await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const answered = await loads;
+    const ms = answered.map((l) => l.ms);
+    bursts.push({
+      loads: count,
+      rendered: answered.filter((l) => l.rendered).length,
+      loadP50: quantile(ms, 0.5),
+      loadP95: quantile(ms, 0.95),
+      healthP50: quantile(health, 0.5),
+      healthP95: quantile(health, 0.95),
+      healthMax: Math.max(...health),
+      healthSamples: health.length,
+      seconds: (performance.now() - started) / 1000,
+    });
+    console.log(`  ${count} loads at once: ${bursts.at(-1)!.rendered} rendered, /health p95 ${ms95(health)} ms`);
+    // The next burst starts with the member's renders over.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+  const times = alone.map((l) => l.ms);
+  return { path: pathName, bytes: Math.max(...alone.map((l) => l.bytes)), runs: RENDER_RUNS, renderedAlone, p50: quantile(times, 0.5), p95: quantile(times, 0.95), bursts };
+}
+
+const ms95 = (values: number[]) => Math.round(quantile(values, 0.95));
+
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   const mid = Math.floor(sorted.length / 2);
@@ -668,6 +747,12 @@ async function main() {
     await browser.close();
     browser = undefined;
 
+    let render: Awaited<ReturnType<typeof measureRender>> | undefined;
+    if (PARTS.has('render')) {
+      if (!TREE_ENTRY) throw new Error(`no menu entry of the catalogue of type ${TREE_TYPE}`);
+      render = await measureRender(base, cookie, TREE_ENTRY.to);
+    }
+
     const lighthouseOn = PARTS.has('lighthouse');
     const scores = lighthouseOn ? await lighthouseScores(base, cookie, 'desktop') : [];
     const mobileScores = lighthouseOn && LIGHTHOUSE_MOBILE_RUNS > 0 ? await lighthouseScores(base, cookie, 'mobile') : [];
@@ -678,6 +763,16 @@ async function main() {
     if (tree) {
       console.log(`\n| tree of ${TREE_SIZE.toLocaleString()} | first row ms | render ms (rows reach the tree → painted) | from arrival of rows and code ms | collapse ms | expand ms |\n|---|---|---|---|---|---|`);
       console.log(`| 1× CPU | ${ms(tree.firstRow)} | ${ms(tree.render)} | ${ms(tree.fromArrival)} | ${ms(tree.collapse)} | ${ms(tree.expand)} |`);
+    }
+    if (render) {
+      console.log(
+        `\nServer render of ${render.path} (${TREE_ENTRY!.label}, ${Math.round(render.bytes / KB)} KB of HTML), over HTTP without a browser: ` +
+          `alone ${ms(render.p50)} ms p50, ${ms(render.p95)} ms p95 (${render.renderedAlone} of ${render.runs} rendered); one member's loads at once:`,
+      );
+      console.log('\n| loads at once | rendered | page load p50 ms | p95 ms | /health p50 ms | p95 ms | max ms | /health asked | s |\n|---|---|---|---|---|---|---|---|---|');
+      for (const b of render.bursts) {
+        console.log(`| ${b.loads} | ${b.rendered} | ${ms(b.loadP50)} | ${ms(b.loadP95)} | ${ms(b.healthP50)} | ${ms(b.healthP95)} | ${ms(b.healthMax)} | ${b.healthSamples} | ${b.seconds.toFixed(1)} |`);
+      }
     }
     if (scores.length) printScores('desktop', scores);
     if (mobileScores.length) printScores('mobile', mobileScores);
@@ -709,6 +804,10 @@ async function main() {
       console.log(`  first row on a repeat visit (the app's files cached): ${ms(Math.min(...repeat))}–${ms(Math.max(...repeat))} ms`);
     }
     if (tree) console.log(`  tree of ${TREE_SIZE.toLocaleString()}: renders in ${ms(tree.render)} ms, expands in ${ms(tree.expand)} ms`);
+    if (render) {
+      const worst = render.bursts.reduce((a, b) => (b.healthP95 > a.healthP95 ? b : a));
+      console.log(`  server render of the tree's page: ${ms(render.p50)} ms p50, ${ms(render.p95)} ms p95; /health p95 ${ms(worst.healthP95)} ms at worst (${worst.loads} loads at once by one member)`);
+    }
     const mobilePerf = minScore(mobileScores, 'performance');
     if (mobilePerf) console.log(`  Lighthouse mobile performance: lowest ${mobilePerf.performance} (${mobilePerf.name}), median of ${LIGHTHOUSE_MOBILE_RUNS} run(s)`);
 
@@ -727,6 +826,7 @@ async function main() {
           bundle,
           timings,
           tree,
+          render,
           lighthouse: { desktop: scores, mobile: mobileScores },
           budgets,
           seconds: (Date.now() - started) / 1000,

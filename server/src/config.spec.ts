@@ -62,3 +62,21 @@ describe('WORKERS', () => {
     expect(config.housekeeping).toBe(true);
   });
 });
+
+describe('RENDER_PER_MEMBER and RENDER_BUDGET_MS', () => {
+  it('render two pages at once per member within a second by default', () => {
+    expect(loadConfig({}).renderPerMember).toBe(2);
+    expect(loadConfig({}).renderBudgetMs).toBe(1000);
+    expect(loadConfig({ RENDER_PER_MEMBER: '0' }).renderPerMember).toBe(0);
+    expect(loadConfig({ RENDER_BUDGET_MS: '250' }).renderBudgetMs).toBe(250);
+  });
+
+  it('fail at start on anything but a whole number in range', () => {
+    for (const bad of ['-1', '1.5', 'two', '101']) {
+      expect(() => loadConfig({ RENDER_PER_MEMBER: bad }), bad).toThrow(/RENDER_PER_MEMBER must be a whole number from 0 to 100/);
+    }
+    for (const bad of ['0', '1s', '60001']) {
+      expect(() => loadConfig({ RENDER_BUDGET_MS: bad }), bad).toThrow(/RENDER_BUDGET_MS must be a whole number from 1 to 60000/);
+    }
+  });
+});

@@ -70,6 +70,13 @@ export interface Config {
   bodyTimeoutMs: number;
   /** Slowest average rate, bytes a second, at which an upload's body may arrive (UPLOAD_MIN_RATE, 32768). */
   uploadMinRate: number;
+  /**
+   * Pages the server renders at once for one member, in each process (RENDER_PER_MEMBER, 2); the
+   * member's other page loads get the plain app, which asks for its data itself. 0: no page rendered.
+   */
+  renderPerMember: number;
+  /** Milliseconds a page's render may take before the plain app goes out instead (RENDER_BUDGET_MS, 1000). */
+  renderBudgetMs: number;
   /** Server processes (WORKERS, one per core by default): 1 runs one process, more a cluster of workers (cluster.ts). */
   workers: number;
   /**
@@ -131,6 +138,11 @@ function quotaFrom(value: string | undefined): number {
   }
   return mb * 1024 * 1024;
 }
+
+/** Two renders at once: a member's second tab renders while the first still does; more is one person's load on every core. */
+export const DEFAULT_RENDER_PER_MEMBER = 2;
+/** Past a second the browser renders the page itself about as soon (0.9–1.4 s on an office PC, src/ssr/render.tsx). */
+export const DEFAULT_RENDER_BUDGET_MS = 1000;
 
 /** More workers than this is a typo, not a machine: each one is a full server process. */
 export const MAX_WORKERS = 256;
@@ -194,6 +206,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
     bodyTimeoutMs: wholeNumber('BODY_TIMEOUT', env.BODY_TIMEOUT, 30, 1, 3600) * 1000,
     uploadMinRate: wholeNumber('UPLOAD_MIN_RATE', env.UPLOAD_MIN_RATE, 32 * 1024, 1, 1024 * 1024 * 1024),
+    renderPerMember: wholeNumber('RENDER_PER_MEMBER', env.RENDER_PER_MEMBER, DEFAULT_RENDER_PER_MEMBER, 0, 100),
+    renderBudgetMs: wholeNumber('RENDER_BUDGET_MS', env.RENDER_BUDGET_MS, DEFAULT_RENDER_BUDGET_MS, 1, 60_000),
     // Node runs JavaScript on one core per process: one process per core the system lets us use
     // (a container's CPU quota included).
     workers: wholeNumber('WORKERS', env.WORKERS, usableCpus(), 1, MAX_WORKERS),

@@ -6,12 +6,10 @@
 // each text has a time limit and the worker a heap limit. Reading stored rich text (its plain text
 // for the audit log, whether it is empty) is a linear scan here, without jsdom: it runs inside a
 // write's transaction.
-import { createRequire } from 'node:module';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import { RICH_TEXT_MAX_DEPTH, RICH_TEXT_MAX_NODES } from '../../schemas/richText';
 import type { RichTextJob, RichTextReply } from './richTextWorker';
+import { startWorkerThread } from './workerThread';
 
 /** Rich text the server will not store as it is: the message says why, in Chinese. */
 export class RichTextRefused extends Error {
@@ -40,27 +38,11 @@ const WORKER_HEAP_MB = 192;
 /** Its young generation, small as the server's own (`--max-semi-space-size=4` in npm start): less memory held between texts. */
 const WORKER_YOUNG_MB = 12;
 
-// The compiled server (scripts/build-server.mjs) runs richTextWorker.mjs beside itself; the
-// sources (tsx, vitest) run richTextWorker.ts through tsx's loader, registered in the worker (a
-// parent's loader does not reach worker threads on Node 20).
-const FROM_SOURCES = import.meta.url.endsWith('.ts');
-const WORKER_FILE = new URL(FROM_SOURCES ? './richTextWorker.ts' : './richTextWorker.mjs', import.meta.url);
-
-function startWorker(): Worker {
-  const options = {
+function startWorker() {
+  return startWorkerThread('richTextWorker', {
     name: 'rich-text',
-    // No flags of the parent (V8 and loader flags are the process's, or do not apply to workers).
-    execArgv: [],
     resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB, maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
-  };
-  if (!FROM_SOURCES) return new Worker(WORKER_FILE, options);
-  // tsx's ES module API, as its package.json exports it (`tsx/esm/api`, the "import" condition).
-  const require = createRequire(import.meta.url);
-  const tsxPackage = require.resolve('tsx/package.json');
-  const { exports } = require(tsxPackage) as { exports: Record<string, { import?: { default?: string } }> };
-  const tsxApi = pathToFileURL(path.join(path.dirname(tsxPackage), exports['./esm/api']!.import!.default!)).href;
-  const code = `import(${JSON.stringify(tsxApi)}).then(({ register }) => { register(); return import(${JSON.stringify(WORKER_FILE.href)}); });`;
-  return new Worker(code, { ...options, eval: true });
+  });
 }
 
 interface Pending {

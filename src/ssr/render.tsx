@@ -1,6 +1,6 @@
 // The server's render of a page: the entry of the server build (`npm run build` writes it to
-// dist/.ssr, its entry named in dist/.ssr/.vite/manifest.json), loaded by server/src/http/pages.ts;
-// no code of the server imports it.
+// dist/.ssr, its entry named in dist/.ssr/.vite/manifest.json), loaded by the server's render worker
+// (server/src/renderWorker.ts, started by server/src/http/pages.ts); no code of the server imports it.
 //
 // Why: a page the browser renders itself shows its first row only once it has downloaded,
 // compiled and run the whole app (about 0.9–1.4 s on an office PC), against a 600 ms budget. The
@@ -54,9 +54,10 @@ function stateElement(state: PageState): string {
 /**
  * The page at `url` (path and query) for the visitor whose calls `httpClient` makes and whose
  * request carried `cookies` (the Cookie header: screens read some while rendering); undefined
- * when there is no session or the address is the login page (the browser renders those itself).
+ * when there is no session, the address is the login page, a call the page needs failed, or
+ * `signal` aborted (the server sent the plain app): the browser renders those itself.
  */
-export async function renderPage(url: string, httpClient: HttpClient, cookies = ''): Promise<RenderedPage | undefined> {
+export async function renderPage(url: string, httpClient: HttpClient, cookies = '', signal?: AbortSignal): Promise<RenderedPage | undefined> {
   const request = new Request(new URL(url, 'http://localhost'));
   const { pathname } = new URL(request.url);
   if (pathname === '/login') return undefined;
@@ -65,6 +66,10 @@ export async function renderPage(url: string, httpClient: HttpClient, cookies = 
   // for later), and the page says what the render read (main.tsx compares).
   const { store, reads } = recordingStore(memoryStore({ locale: APP_LOCALE }));
   const providers = createProviders(store, httpClient);
+  // A refused call is not asked again here: the app's back-off (1 + 2 + 4 s) would hold the page.
+  // The page goes out plain at once instead, and the browser asks under its own rules.
+  const { queryClient } = providers;
+  queryClient.setDefaultOptions({ ...queryClient.getDefaultOptions(), queries: { ...queryClient.getDefaultOptions().queries, retry: false } });
   let member;
   try {
     member = await providers.authProvider.getCurrentMember();
@@ -75,9 +80,8 @@ export async function renderPage(url: string, httpClient: HttpClient, cookies = 
 
   const handler = createStaticHandler([{ path: '*', element: <App {...providers} /> }]);
   const context = await handler.query(request);
-  if (context instanceof Response) return undefined;
+  if (context instanceof Response || signal?.aborted) return undefined;
   const router = createStaticRouter(handler.dataRoutes, context);
-  const { queryClient } = providers;
 
   // One style cache for the page's renders: each style is serialised once. The emotion server made
   // with it collects the styles rather than writing them into the HTML, and extracts only those
@@ -99,5 +103,8 @@ export async function renderPage(url: string, httpClient: HttpClient, cookies = 
       return { html, head, renders, state: stateElement({ member, queries: dehydrate(queryClient), store: Object.fromEntries(reads) }) };
     }
     await Promise.allSettled([...asked.map((query) => queryClient.prefetchQuery(query)), ...loading]);
+    if (signal?.aborted) return undefined;
+    // A page showing an error would not match what the browser renders (it asks again): plain.
+    if (asked.some((query) => queryClient.getQueryState(query.queryKey)?.status === 'error')) return undefined;
   }
 }

@@ -1,10 +1,12 @@
 // `npm start` runs the server compiled to one JavaScript file (scripts/build-server.mjs): it must
-// start, find its demo media beside it, and answer as the sources do.
+// start, find its demo media beside it, and answer as the sources do, its worker threads included.
+// Serves the built app (`npm run build`).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireServerRender } from '../helpers/builtApp';
 import { Client } from '../helpers/server';
 import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
 
@@ -14,7 +16,8 @@ let dataDir: string;
 beforeAll(async () => {
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
   dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-built-'));
-  server = await startServerProcess({ DATA_DIR: dataDir, DEMO_DATA: '1', ADMIN_PASSWORD: 'built-admin-pass', PUBLIC_DIR: path.join(dataDir, 'no-public') }, 120_000, {
+  const publicDir = requireServerRender();
+  server = await startServerProcess({ DATA_DIR: dataDir, DEMO_DATA: '1', ADMIN_PASSWORD: 'built-admin-pass', PUBLIC_DIR: publicDir, RENDER_BUDGET_MS: '60000' }, 120_000, {
     built: true,
   });
 });
@@ -48,5 +51,13 @@ describe('the compiled server of npm start', () => {
     const nested = await client.call('/Ajax/AddVideoMessage', { VdCode, VmDes: '<b>'.repeat(5000) });
     expect(nested.status).toBe(400);
     expect(nested.body.msg).toBe('内容嵌套层数过多，最多100层');
+  });
+
+  it("renders a member's page in its worker (server/dist/renderWorker.mjs)", async () => {
+    const client = new Client(server!.url);
+    await client.login('admin', 'built-admin-pass');
+    const html = await (await fetch(`${server!.url}/videoType`, { headers: { cookie: client.cookie } })).text();
+    expect(html).toContain('id="page-state"');
+    expect(html).toContain('造价业务培训');
   });
 });

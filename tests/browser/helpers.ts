@@ -31,12 +31,14 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A server over a fresh SQLite database with the demo data, serving the built app at `/`. */
+/** A server over a fresh SQLite database with the demo data, serving the built app at `/`, its pages rendered. */
 export async function startAppServer(): Promise<TestServer> {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) {
     throw new Error(`The admin app is not built (${DIST}/index.html is missing): run \`npm run build\` first.`);
   }
-  return startServer({ DEMO_DATA: '1', PUBLIC_DIR: DIST });
+  // Pages wait for their render here, the first one for the app's code in the render worker: what
+  // is tested is the rendered page, on a host of any speed (the budget: tests/api/pageRender.test.ts).
+  return startServer({ DEMO_DATA: '1', PUBLIC_DIR: DIST, RENDER_BUDGET_MS: '60000' });
 }
 
 export interface Suite {

@@ -4,19 +4,39 @@
 // for its data through this server's own routes with the visitor's cookie (Fastify's inject), so
 // every rule applies exactly as to the browser's calls. Without a session, without that build, or
 // if the render fails, index.html goes out as it is and the browser renders the page itself.
+//
+// The render runs in a worker thread (server/src/renderWorker.ts), never on the event loop, and is
+// bounded, so that one member's page loads hold neither /health nor anyone else's page: a member
+// has at most RENDER_PER_MEMBER renders at once in a process (their other page loads get
+// index.html, which loads its data as usual), a render has RENDER_BUDGET_MS before index.html goes
+// out instead, and an address longer than any of the app's own is not rendered.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { Worker } from 'node:worker_threads';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-
-/** What the server render's entry exports (structural: the server does not compile the app). */
-interface Renderer {
-  renderPage: (url: string, httpClient: HttpClient, cookies: string) => Promise<{ html: string; head: string; state: string; renders: number } | undefined>;
-}
-type HttpClient = (url: string, options?: { method?: string; body?: unknown }) => Promise<{ status: number; headers: Headers; body: string; json: unknown }>;
+import type { FromRenderWorker, RenderedPage, RenderWorkerData, ToRenderWorker } from '../renderWorker';
+import { startWorkerThread } from '../workerThread';
 
 /** The folder of the server's render inside the app's build; never served (app.ts: dotfiles). */
 export const RENDER_DIR = '.ssr';
+
+/** The longest address rendered: the app's own links are far shorter; a longer one is sent plain. */
+export const MAX_RENDERED_URL = 2048;
+
+/**
+ * How long a render may go on after its page went out plain before the worker is stopped (and
+ * started again by the next page): the render stops at its next step, so only one stuck in a
+ * single pass gets here.
+ */
+const ABANDONED_RENDER_MS = 10_000;
+
+export interface RenderLimits {
+  /** Renders at once per member (config.renderPerMember); 0 renders no page. */
+  perMember: number;
+  /** Milliseconds before the plain app goes out instead (config.renderBudgetMs). */
+  budgetMs: number;
+}
 
 /** index.html marks the shell it paints before any script; a rendered page replaces it. */
 const SHELL = /<div id="root">[\s\S]*?<\/div><!--\/root-->/;
@@ -26,68 +46,182 @@ export interface Pages {
   send: (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;
 }
 
-function parseJson(body: string): unknown {
-  try {
-    return body === '' ? undefined : JSON.parse(body);
-  } catch {
-    return undefined;
-  }
+interface Job {
+  request: FastifyRequest;
+  settle: (page: RenderedPage | undefined) => void;
 }
 
-export function appPages(app: FastifyInstance, publicDir: string): Pages {
-  const manifestFile = path.join(publicDir, RENDER_DIR, '.vite', 'manifest.json');
-  let loaded: { built: number; renderer: Promise<Renderer | undefined> } | undefined;
+/** A render worker with the build it loaded and the renders it runs. */
+interface Thread {
+  worker: Worker;
+  /** Whether the app's code loaded (false: that build is not rendered). */
+  ready: Promise<boolean>;
+  jobs: Map<number, Job>;
+  /** False once the worker has exited: a render posted to it would never be answered. */
+  alive: boolean;
+}
 
-  // Loaded on the first page asked for with a session (a server that only answers the API never
+export function appPages(app: FastifyInstance, publicDir: string, limits: RenderLimits): Pages {
+  const manifestFile = path.join(publicDir, RENDER_DIR, '.vite', 'manifest.json');
+  let loaded: { built: number; thread: Promise<Thread | undefined> } | undefined;
+  let nextJob = 1;
+  /** Renders running per member (AU_CODE), in this process. */
+  const running = new Map<string, number>();
+
+  // Answers a render's call through the server's own routes, as the visitor who asked for the page.
+  async function answer(thread: Thread, message: Extract<FromRenderWorker, { type: 'call' }>): Promise<void> {
+    const job = thread.jobs.get(message.id);
+    if (!job) {
+      thread.worker.postMessage({ type: 'refused', call: message.call } satisfies ToRenderWorker);
+      return;
+    }
+    const { cookie, host } = job.request.headers;
+    const response = await app.inject({
+      method: message.method,
+      url: message.url,
+      // The page's own Host: it passed the ALLOWED_HOSTS check (security.ts), which would refuse
+      // inject's default (localhost) and leave every page unrendered.
+      headers: { cookie: cookie ?? '', ...(host ? { host } : {}), 'content-type': 'application/json', accept: 'application/json' },
+      ...(message.body !== undefined ? { payload: message.body } : {}),
+    });
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(response.headers)) {
+      if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+    }
+    thread.worker.postMessage({ type: 'answer', call: message.call, status: response.statusCode, headers, body: response.body } satisfies ToRenderWorker);
+  }
+
+  function startThread(built: number, entry: string): Thread {
+    const worker = startWorkerThread('renderWorker', { name: 'page-render', workerData: { entry } satisfies RenderWorkerData });
+    // A server that is otherwise done (closing) does not wait for it.
+    worker.unref();
+    let becameReady: (ready: boolean) => void = () => {};
+    const thread: Thread = { worker, jobs: new Map(), alive: true, ready: new Promise((resolve) => (becameReady = resolve)) };
+    let loadFailure: string | undefined;
+    worker.on('message', (message: FromRenderWorker) => {
+      switch (message.type) {
+        case 'ready':
+          becameReady(true);
+          break;
+        case 'load-failed':
+          loadFailure = message.message;
+          break;
+        case 'call':
+          answer(thread, message).catch((error: unknown) => {
+            app.log.error({ err: error, url: message.url }, "a server render's call failed");
+            thread.worker.postMessage({ type: 'refused', call: message.call } satisfies ToRenderWorker);
+          });
+          break;
+        case 'done':
+        case 'failed': {
+          const job = thread.jobs.get(message.id);
+          thread.jobs.delete(message.id);
+          if (message.type === 'failed') app.log.error({ url: job?.request.url, error: message.message }, 'server render failed; the page is sent unrendered');
+          job?.settle(message.type === 'done' ? message.page : undefined);
+          break;
+        }
+      }
+    });
+    worker.on('error', (error) => {
+      if (!loadFailure) app.log.error({ err: error }, 'the page-render worker failed; its pages are sent unrendered');
+    });
+    worker.on('exit', () => {
+      thread.alive = false;
+      if (loadFailure) app.log.error({ built, error: loadFailure }, 'the server render of the app failed to load; pages are sent unrendered');
+      becameReady(false);
+      for (const job of thread.jobs.values()) job.settle(undefined);
+      thread.jobs.clear();
+      // A worker that stopped after loading is started again by the next page; a build that does
+      // not load is tried again only once rebuilt.
+      if (!loadFailure) void forget(thread);
+    });
+    return thread;
+  }
+
+  async function forget(thread: Thread): Promise<void> {
+    const current = loaded;
+    if (current && (await current.thread) === thread) loaded = undefined;
+  }
+
+  // Started on the first page asked for with a session (a server that only answers the API never
   // loads the app's code), and again after a new build: `npm run build` while the server runs
-  // writes a new entry, named in the build's manifest. Without a build, pages go out unrendered;
-  // a build that fails to load is logged once.
-  async function loadRenderer(): Promise<Renderer | undefined> {
+  // writes a new entry, named in the build's manifest. Without a build, pages go out unrendered.
+  async function currentThread(): Promise<Thread | undefined> {
     const built = await fs.stat(manifestFile).then(
       (stat) => stat.mtimeMs,
       () => undefined,
     );
     if (built === undefined) return undefined;
     if (loaded?.built !== built) {
-      const renderer = fs
+      const previous = loaded?.thread;
+      const thread = fs
         .readFile(manifestFile, 'utf8')
         .then((text) => {
           const entry = Object.values(JSON.parse(text) as Record<string, { file: string; isEntry?: boolean }>).find((chunk) => chunk.isEntry);
           if (!entry) throw new Error(`no entry in ${manifestFile}`);
-          return import(pathToFileURL(path.join(publicDir, RENDER_DIR, entry.file)).href) as Promise<Renderer>;
+          return startThread(built, pathToFileURL(path.join(publicDir, RENDER_DIR, entry.file)).href);
         })
         .catch((error: unknown) => {
           app.log.error({ err: error }, 'the server render of the app failed to load; pages are sent unrendered');
           return undefined;
         });
-      loaded = { built, renderer };
+      loaded = { built, thread };
+      // The old build's renders go out plain.
+      void previous?.then((old) => old?.worker.terminate());
     }
-    return loaded.renderer;
+    return loaded.thread;
   }
 
-  async function render(request: FastifyRequest): Promise<Awaited<ReturnType<Renderer['renderPage']>>> {
-    if (!request.sessionToken() || !(await request.currentMember())) return undefined;
-    const module = await loadRenderer();
-    if (!module) return undefined;
-    const cookie = request.headers.cookie ?? '';
-    const httpClient: HttpClient = async (url, options = {}) => {
-      const response = await app.inject({
-        method: options.method === 'POST' ? 'POST' : 'GET',
-        url,
-        headers: { cookie, 'content-type': 'application/json', accept: 'application/json' },
-        ...(typeof options.body === 'string' ? { payload: options.body } : {}),
-      });
-      const headers = new Headers();
-      for (const [name, value] of Object.entries(response.headers)) {
-        if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : String(value));
-      }
-      return { status: response.statusCode, headers, body: response.body, json: parseJson(response.body) };
-    };
+  app.addHook('onClose', async () => {
+    const thread = await loaded?.thread;
+    loaded = undefined;
+    await thread?.worker.terminate();
+  });
+
+  function release(member: string): void {
+    const left = (running.get(member) ?? 1) - 1;
+    if (left > 0) running.set(member, left);
+    else running.delete(member);
+  }
+
+  /** The page rendered, or undefined (the plain app) when it may not be or the budget ran out. */
+  async function render(request: FastifyRequest): Promise<RenderedPage | undefined> {
+    if (request.url.length > MAX_RENDERED_URL || limits.perMember === 0 || !request.sessionToken()) return undefined;
+    const started = performance.now();
+    const member = await request.currentMember();
+    if (!member) return undefined;
+    const thread = await currentThread();
+    if (!thread) return undefined;
+    let timer: NodeJS.Timeout | undefined;
+    const outOfTime = new Promise<'out of time'>((resolve) => {
+      timer = setTimeout(() => resolve('out of time'), limits.budgetMs - (performance.now() - started));
+    });
     try {
-      return await module.renderPage(request.url, httpClient, cookie);
-    } catch (error) {
-      app.log.error({ err: error, url: request.url }, 'server render failed; the page is sent unrendered');
+      // The app's code loading (the first page after a start or a build) counts against the budget too.
+      if ((await Promise.race([thread.ready, outOfTime])) !== true || !thread.alive) return undefined;
+      const key = member.AU_CODE;
+      if ((running.get(key) ?? 0) >= limits.perMember) {
+        request.log.debug({ url: request.url }, "the member's renders are all running; the page is sent unrendered");
+        return undefined;
+      }
+      running.set(key, (running.get(key) ?? 0) + 1);
+      const id = nextJob++;
+      // The member's place is held until the render has stopped, not merely until its page went out.
+      const rendered = new Promise<RenderedPage | undefined>((settle) => thread.jobs.set(id, { request, settle })).finally(() => release(key));
+      thread.worker.postMessage({ type: 'render', id, url: request.url, cookie: request.headers.cookie ?? '' } satisfies ToRenderWorker);
+      const page = await Promise.race([rendered, outOfTime]);
+      if (page !== 'out of time') return page;
+      request.log.warn({ url: request.url, budgetMs: limits.budgetMs }, 'server render outlasted its budget; the page is sent unrendered');
+      thread.worker.postMessage({ type: 'abort', id } satisfies ToRenderWorker);
+      const stuck = setTimeout(() => {
+        if (!thread.jobs.has(id)) return;
+        app.log.error({ url: request.url }, 'an abandoned server render did not stop; its worker is stopped');
+        void thread.worker.terminate();
+      }, ABANDONED_RENDER_MS);
+      void rendered.finally(() => clearTimeout(stuck));
       return undefined;
+    } finally {
+      clearTimeout(timer);
     }
   }
 
