@@ -11,6 +11,9 @@ dayjs.extend(timezone);
 
 export const DEFAULT_TIME_ZONE = 'Asia/Shanghai';
 
+/** The name of the meta element by which the server's pages tell the browser the business time zone. */
+export const TIME_ZONE_META = 'time-zone';
+
 /** A bare calendar day as stored ('YYYY-MM-DD'): it names a day, not an instant, and is never shifted. */
 export const BARE_DAY = /^\d{4}-\d{2}-\d{2}$/;
 

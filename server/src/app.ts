@@ -128,7 +128,7 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
     encodings: ['br', 'gzip'],
     brotliOptions: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: PAGE_BROTLI_QUALITY } },
   });
-  const pages = appPages(app, config.publicDir, { perMember: config.renderPerMember, budgetMs: config.renderBudgetMs });
+  const pages = appPages(app, config.publicDir, { perMember: config.renderPerMember, budgetMs: config.renderBudgetMs, timeZone: config.timeZone });
   if (fs.existsSync(indexHtml)) {
     // wildcard: files are looked up per request, so a rebuilt app's new asset names are served
     // without a restart; a missing file falls through to the not-found handler below.

@@ -25,12 +25,15 @@ type HttpClient = (url: string, options?: { method?: string; body?: unknown }) =
 
 /** What the server render's entry exports (structural: the server does not compile the app). */
 interface Renderer {
+  setTimeZone: (zone: string) => void;
   renderPage: (url: string, httpClient: HttpClient, cookies: string, signal?: AbortSignal) => Promise<RenderedPage | undefined>;
 }
 
 export interface RenderWorkerData {
   /** File URL of the server render's entry. */
   entry: string;
+  /** The business time zone (config.timeZone) every date of a page is shown in. */
+  timeZone: string;
 }
 
 export type ToRenderWorker =
@@ -89,7 +92,9 @@ async function render(renderer: Renderer, id: number, url: string, cookie: strin
 // The app's code is loaded before the first page, so that a page's budget counts only its own render.
 let renderer: Renderer;
 try {
-  renderer = (await import((workerData as RenderWorkerData).entry)) as Renderer;
+  const data = workerData as RenderWorkerData;
+  renderer = (await import(data.entry)) as Renderer;
+  renderer.setTimeZone(data.timeZone);
 } catch (error) {
   post({ type: 'load-failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   throw error;

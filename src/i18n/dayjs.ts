@@ -1,11 +1,8 @@
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
-import { DEFAULT_TIME_ZONE, dayIn, formatIn, isTimeZone } from '../../schemas/businessTime';
+import { DEFAULT_TIME_ZONE, dayIn, formatIn, isTimeZone, TIME_ZONE_META } from '../../schemas/businessTime';
 
 dayjs.locale('zh-cn');
-
-/** The name of the meta element by which the server tells the page its business time zone (TIME_ZONE). */
-export const TIME_ZONE_META = 'time-zone';
 
 let zone = DEFAULT_TIME_ZONE;
 if (typeof document !== 'undefined') {

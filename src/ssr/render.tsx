@@ -23,6 +23,8 @@ import { App } from '../App';
 import { partsLoading } from '../components/lazyPart';
 import type { HttpClient } from '../http/index';
 import { APP_LOCALE } from '../i18n/index';
+// The server sets its business time zone (TIME_ZONE) once, before the first page: dates render as the browser will show them.
+export { setTimeZone } from '../i18n/dayjs';
 import { withRequestCookies } from '../util/cookies';
 import { createProviders } from '../providers';
 import { preloadScreen } from '../screens';

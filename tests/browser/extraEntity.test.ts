@@ -11,11 +11,11 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import dayjs from 'dayjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dayIn, DEFAULT_TIME_ZONE } from '../../schemas/businessTime';
 import { ADMIN_PASSWORD, Client } from '../helpers/server';
 import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
-import { formDialog, launchChromium, login, REPO, rowOf, seeNotification, UI_TIMEOUT } from './helpers';
+import { BROWSER_TIME_ZONE, formDialog, launchChromium, login, REPO, rowOf, seeNotification, UI_TIMEOUT } from './helpers';
 
 /** What a developer's checkout holds besides node_modules and build output. */
 const COPIED = ['schemas', 'src', 'server', 'scripts', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package.json'];
@@ -24,7 +24,8 @@ const SKIPPED = new Set(['dist', 'node_modules']);
 /** An attachment named as staff name theirs: the demo's handout under a Chinese name. */
 const ATTACHMENT = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-attachment-')), '会议材料.pdf');
 fs.copyFileSync(path.join(REPO, 'server/demo/handout.pdf'), ATTACHMENT);
-const todayFormatted = () => dayjs().format('YYYY-MM-DD');
+/** Today in the business time zone (the test server's default, Asia/Shanghai). */
+const todayFormatted = () => dayIn(DEFAULT_TIME_ZONE);
 
 let scratch: string;
 let dataDir: string;
@@ -71,7 +72,7 @@ beforeAll(async () => {
   admin = new Client(server.url);
   await admin.login('admin', ADMIN_PASSWORD);
   browser = await launchChromium();
-  const context = await browser.newContext({ baseURL: server.url, locale: 'zh-CN', viewport: { width: 1366, height: 900 } });
+  const context = await browser.newContext({ baseURL: server.url, locale: 'zh-CN', timezoneId: BROWSER_TIME_ZONE, viewport: { width: 1366, height: 900 } });
   context.setDefaultTimeout(UI_TIMEOUT);
   page = await context.newPage();
 }, 600_000);
@@ -183,7 +184,8 @@ describe('an entity added as one file and one generated migration', () => {
 });
 
 /** Today as the dialog fills it in ('YYYY-MM-DD'), as digits. */
-const todayDigits = () => dayjs().format('YYYYMMDD');
+/** The same, as digits. */
+const todayDigits = () => todayFormatted().replaceAll('-', '');
 
 describe('every kind of field of a declaration, on its generated screen', () => {
   let types: { MtCode: string; MtName: string }[];
@@ -199,7 +201,7 @@ describe('every kind of field of a declaration, on its generated screen', () => 
     expect(added.status, added.body.msg).toBe(200);
  
     // A page of its own, whatever the tests above left open.
-    const context = await browser.newContext({ baseURL: server.url, locale: 'zh-CN', viewport: { width: 1366, height: 900 } });
+    const context = await browser.newContext({ baseURL: server.url, locale: 'zh-CN', timezoneId: BROWSER_TIME_ZONE, viewport: { width: 1366, height: 900 } });
     context.setDefaultTimeout(UI_TIMEOUT);
     page = await context.newPage();
     await login(page, 'admin', ADMIN_PASSWORD);

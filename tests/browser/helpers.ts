@@ -41,6 +41,9 @@ export async function startAppServer(): Promise<TestServer> {
   return startServer({ DEMO_DATA: '1', PUBLIC_DIR: DIST, RENDER_BUDGET_MS: '60000' });
 }
 
+/** The browsers' time zone in the tests. */
+export const BROWSER_TIME_ZONE = 'America/Los_Angeles';
+
 export interface Suite {
   server: TestServer;
   browser: Browser;
@@ -60,6 +63,9 @@ export function useBrowserSuite(): Suite {
     suite.context = await suite.browser.newContext({
       baseURL: suite.server.url,
       locale: 'zh-CN',
+      // Neither the server's (UTC here) nor the business one (Asia/Shanghai): every screen must
+      // show the business zone's dates and times whatever the browser's zone.
+      timezoneId: BROWSER_TIME_ZONE,
       viewport: { width: 1366, height: 900 },
     });
     suite.context.setDefaultTimeout(UI_TIMEOUT);

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { Page, Request, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../helpers/server';
-import {
+import { BROWSER_TIME_ZONE,
   ADMIN_PASSWORD,
   a11yAudit,
   createMember,
@@ -416,7 +416,7 @@ describe('a member may edit and delete only the videos they created', () => {
     });
     expect(added.status, added.body.msg).toBe(200);
 
-    const context = await s.browser.newContext({ baseURL: s.server.url, locale: 'zh-CN', viewport: { width: 1366, height: 900 } });
+    const context = await s.browser.newContext({ baseURL: s.server.url, locale: 'zh-CN', timezoneId: BROWSER_TIME_ZONE, viewport: { width: 1366, height: 900 } });
     try {
       const page = await context.newPage();
       await login(page, member.userName, member.password);

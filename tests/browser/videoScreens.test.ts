@@ -5,7 +5,7 @@ import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../helpers/server';
-import {
+import { BROWSER_TIME_ZONE,
   ADMIN_PASSWORD,
   createMember,
   expectUnclosableDialog,
@@ -284,7 +284,7 @@ describe('在线视频: 添加 and 编辑 in the 详情 dialog', () => {
     });
 
     async function asMember(member: MemberLogin, walk: (page: Page) => Promise<void>): Promise<void> {
-      const context = await s.browser.newContext({ baseURL: s.server.url, locale: 'zh-CN', viewport: { width: 1366, height: 900 } });
+      const context = await s.browser.newContext({ baseURL: s.server.url, locale: 'zh-CN', timezoneId: BROWSER_TIME_ZONE, viewport: { width: 1366, height: 900 } });
       try {
         const page = await context.newPage();
         await login(page, member.userName, member.password);

@@ -12,7 +12,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { XSS_PAYLOADS } from '../helpers/xssCorpus';
 import type { Client } from '../helpers/server';
-import { ADMIN_PASSWORD, login, rowOf, useBrowserSuite, UI_TIMEOUT } from './helpers';
+import { BROWSER_TIME_ZONE, ADMIN_PASSWORD, login, rowOf, useBrowserSuite, UI_TIMEOUT } from './helpers';
 
 const s = useBrowserSuite();
 
@@ -269,7 +269,7 @@ describe('raw hostile HTML with the CSP bypassed: the app’s sanitiser alone', 
   let raw: Reports;
 
   beforeAll(async () => {
-    context = await s.browser.newContext({ baseURL: s.server.url, locale: 'zh-CN', viewport: { width: 1366, height: 900 }, bypassCSP: true });
+    context = await s.browser.newContext({ baseURL: s.server.url, locale: 'zh-CN', timezoneId: BROWSER_TIME_ZONE, viewport: { width: 1366, height: 900 }, bypassCSP: true });
     context.setDefaultTimeout(UI_TIMEOUT);
     page = await context.newPage();
     raw = await watch(context, page);

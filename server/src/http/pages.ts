@@ -17,6 +17,7 @@ import type { Worker } from 'node:worker_threads';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FromRenderWorker, RenderedPage, RenderWorkerData, ToRenderWorker } from '../renderWorker';
 import { startWorkerThread } from '../workerThread';
+import { TIME_ZONE_META } from '../../../schemas/businessTime';
 
 /** The folder of the server's render inside the app's build; never served (app.ts: dotfiles). */
 export const RENDER_DIR = '.ssr';
@@ -31,11 +32,13 @@ export const MAX_RENDERED_URL = 2048;
  */
 const ABANDONED_RENDER_MS = 10_000;
 
-export interface RenderLimits {
+export interface PageOptions {
   /** Renders at once per member (config.renderPerMember); 0 renders no page. */
   perMember: number;
   /** Milliseconds before the plain app goes out instead (config.renderBudgetMs). */
   budgetMs: number;
+  /** The business time zone (config.timeZone), told to the page by a meta element (src/i18n/dayjs.ts) and to the render. */
+  timeZone: string;
 }
 
 /** index.html marks the shell it paints before any script; a rendered page replaces it. */
@@ -61,7 +64,7 @@ interface Thread {
   alive: boolean;
 }
 
-export function appPages(app: FastifyInstance, publicDir: string, limits: RenderLimits): Pages {
+export function appPages(app: FastifyInstance, publicDir: string, limits: PageOptions): Pages {
   const manifestFile = path.join(publicDir, RENDER_DIR, '.vite', 'manifest.json');
   let loaded: { built: number; thread: Promise<Thread | undefined> } | undefined;
   let nextJob = 1;
@@ -92,7 +95,7 @@ export function appPages(app: FastifyInstance, publicDir: string, limits: Render
   }
 
   function startThread(built: number, entry: string): Thread {
-    const worker = startWorkerThread('renderWorker', { name: 'page-render', workerData: { entry } satisfies RenderWorkerData });
+    const worker = startWorkerThread('renderWorker', { name: 'page-render', workerData: { entry, timeZone: limits.timeZone } satisfies RenderWorkerData });
     // A server that is otherwise done (closing) does not wait for it.
     worker.unref();
     let becameReady: (ready: boolean) => void = () => {};
@@ -225,11 +228,24 @@ export function appPages(app: FastifyInstance, publicDir: string, limits: Render
     }
   }
 
+  // index.html with the business time zone in its head, read again after a new build.
+  const zoneMeta = `<meta name="${TIME_ZONE_META}" content="${limits.timeZone}">`;
+  let template: { built: number; html: string } | undefined;
+  async function pageTemplate(): Promise<string> {
+    const file = path.join(publicDir, 'index.html');
+    const built = (await fs.stat(file)).mtimeMs;
+    if (template?.built !== built) template = { built, html: (await fs.readFile(file, 'utf8')).replace('</head>', () => `${zoneMeta}</head>`) };
+    return template.html;
+  }
+
   return {
     async send(request, reply) {
       const page = await render(request);
-      if (!page) return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').sendFile('index.html');
-      const template = await fs.readFile(path.join(publicDir, 'index.html'), 'utf8');
+      const template = await pageTemplate();
+      if (!page) {
+        reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding').compress(template);
+        return reply;
+      }
       app.log.debug({ url: request.url, renders: page.renders }, 'page rendered');
       const html = template
         .replace('</head>', () => `${page.head}</head>`)
