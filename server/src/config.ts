@@ -2,8 +2,6 @@
 import path from 'node:path';
 import { DEFAULT_TIME_ZONE, isTimeZone } from '../../schemas/businessTime';
 import { usableCpus } from './cpus';
-import { parseAllowedHosts, parseAllowedOrigins } from './plugins/security';
-import { partSizeFromEnv } from './storage/multipart';
 
 export interface S3Config {
   endpoint?: string;
@@ -122,7 +120,66 @@ function s3ReadFrom(value: string | undefined): 'private' | 'public' {
 /** Ten 500 MB videos a day, far beyond what staff upload; an account that reaches it is misused (docs/storage.md). */
 export const DEFAULT_UPLOAD_QUOTA_MB = 5120;
 
-/** UPLOAD_QUOTA_MB_PER_DAY in bytes: whole megabytes (MiB), 0 for no limit. */
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** S3 refuses parts under 5 MiB (except the last); 10 MiB keeps a 500 MB video under 50 parts. */
+export const DEFAULT_PART_SIZE = 10 * MiB;
+/** Smallest size UPLOAD_PART_SIZE accepts: small parts are for tests (local driver, s3rver). */
+const MIN_PART_SIZE = 64 * KiB;
+const MAX_PART_SIZE = 512 * MiB;
+
+/** UPLOAD_PART_SIZE in bytes (default 10 MiB); a wrong value fails at start, not at first upload. */
+export function partSizeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const raw = env.UPLOAD_PART_SIZE;
+  if (raw === undefined || raw === '') return DEFAULT_PART_SIZE;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < MIN_PART_SIZE || value > MAX_PART_SIZE) {
+    throw new Error(`UPLOAD_PART_SIZE must be a byte count from ${MIN_PART_SIZE} to ${MAX_PART_SIZE}, got ${raw}`);
+  }
+  return value;
+}
+
+/** Parses ALLOWED_ORIGINS (comma-separated origins); a malformed entry fails at start. */
+export function parseAllowedOrigins(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map((entry) => {
+      let url: URL;
+      try {
+        url = new URL(entry);
+      } catch {
+        throw new Error(`ALLOWED_ORIGINS: "${entry}" is not an origin such as https://admin.example.com`);
+      }
+      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== entry.replace(/\/$/, '')) {
+        throw new Error(`ALLOWED_ORIGINS: "${entry}" is not an origin such as https://admin.example.com`);
+      }
+      return url.origin;
+    });
+}
+
+/**
+ * Parses ALLOWED_HOSTS: comma-separated host names (a port is not part of an entry: any port of a
+ * listed name is its), a leading dot for every subdomain of a name (".intra.example"), addresses as
+ * they appear in a Host header. A malformed entry fails at start.
+ */
+export function parseAllowedHosts(value: string | undefined): string[] {
+  if (!value) return [];
+  return value
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean)
+    .map((entry) => {
+      if (!/^\.?(?:[a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/.test(entry)) {
+        throw new Error(`ALLOWED_HOSTS: "${entry}" is not a host name such as admin.example.com or .example.com`);
+      }
+      return entry;
+    });
+}
+
 /** TIME_ZONE: an IANA zone the runtime knows (Asia/Shanghai by default); a wrong name fails at start. */
 function timeZoneFrom(value: string | undefined): string {
   const zone = value?.trim() || DEFAULT_TIME_ZONE;
@@ -130,6 +187,7 @@ function timeZoneFrom(value: string | undefined): string {
   return zone;
 }
 
+/** UPLOAD_QUOTA_MB_PER_DAY in bytes: whole megabytes (MiB), 0 for no limit. */
 function quotaFrom(value: string | undefined): number {
   if (value === undefined || value === '') return DEFAULT_UPLOAD_QUOTA_MB * 1024 * 1024;
   const mb = Number(value);

@@ -67,46 +67,6 @@ export function cspDirectives(config: Config): Record<string, string[]> {
   };
 }
 
-/** Parses ALLOWED_ORIGINS (comma-separated origins); a malformed entry fails at start. */
-export function parseAllowedOrigins(value: string | undefined): string[] {
-  if (!value) return [];
-  return value
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean)
-    .map((entry) => {
-      let url: URL;
-      try {
-        url = new URL(entry);
-      } catch {
-        throw new Error(`ALLOWED_ORIGINS: "${entry}" is not an origin such as https://admin.example.com`);
-      }
-      if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.origin !== entry.replace(/\/$/, '')) {
-        throw new Error(`ALLOWED_ORIGINS: "${entry}" is not an origin such as https://admin.example.com`);
-      }
-      return url.origin;
-    });
-}
-
-/**
- * Parses ALLOWED_HOSTS: comma-separated host names (a port is not part of an entry: any port of a
- * listed name is its), a leading dot for every subdomain of a name (".intra.example"), addresses as
- * they appear in a Host header. A malformed entry fails at start.
- */
-export function parseAllowedHosts(value: string | undefined): string[] {
-  if (!value) return [];
-  return value
-    .split(',')
-    .map((s) => s.trim().toLowerCase())
-    .filter(Boolean)
-    .map((entry) => {
-      if (!/^\.?(?:[a-z0-9-]+\.)*[a-z0-9-]+$|^\[[0-9a-f:.]+\]$/.test(entry)) {
-        throw new Error(`ALLOWED_HOSTS: "${entry}" is not a host name such as admin.example.com or .example.com`);
-      }
-      return entry;
-    });
-}
-
 /** The name of a Host header without its port; undefined when it is not a host name at all. */
 function hostName(header: string | undefined): string | undefined {
   const match = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::\d{1,5})?$/.exec((header ?? '').toLowerCase());

@@ -7,24 +7,10 @@ import { POLICIES, parseUploadKey } from './policies';
 const KiB = 1024;
 const MiB = 1024 * KiB;
 
-/** S3 refuses parts under 5 MiB (except the last); 10 MiB keeps a 500 MB video under 50 parts. */
-export const DEFAULT_PART_SIZE = 10 * MiB;
+// The default part size is a setting's default (config.ts, UPLOAD_PART_SIZE).
+export { DEFAULT_PART_SIZE } from '../config';
 export const MIN_S3_PART_SIZE = 5 * MiB;
-/** Smallest size UPLOAD_PART_SIZE accepts: small parts are for tests (local driver, s3rver). */
-const MIN_PART_SIZE = 64 * KiB;
-const MAX_PART_SIZE = 512 * MiB;
 export const MAX_PARTS = 10000;
-
-/** UPLOAD_PART_SIZE in bytes (default 10 MiB); a wrong value fails at start, not at first upload. */
-export function partSizeFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const raw = env.UPLOAD_PART_SIZE;
-  if (raw === undefined || raw === '') return DEFAULT_PART_SIZE;
-  const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < MIN_PART_SIZE || value > MAX_PART_SIZE) {
-    throw new Error(`UPLOAD_PART_SIZE must be a byte count from ${MIN_PART_SIZE} to ${MAX_PART_SIZE}, got ${raw}`);
-  }
-  return value;
-}
 
 /** Part size of one upload: the configured size, raised when the file would need over 10000 parts. */
 export function partSizeFor(size: number, configured: number): number {
