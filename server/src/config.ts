@@ -1,5 +1,6 @@
 // Start-up variables (environment), read once and validated, so a typo fails at start, not at first use.
 import path from 'node:path';
+import { DEFAULT_LIST_MAX_BYTES } from '../../schemas/lists';
 import { usableCpus } from './cpus';
 import { parseAllowedHosts, parseAllowedOrigins } from './plugins/security';
 import { partSizeFromEnv } from './storage/multipart';
@@ -61,6 +62,8 @@ export interface Config {
   bodyTimeoutMs: number;
   /** Slowest average rate, bytes a second, at which an upload's body may arrive (UPLOAD_MIN_RATE, 32768). */
   uploadMinRate: number;
+  /** Bytes of one list answer at most (LIST_MAX_BYTES, 4 MiB): rows past it are left to further calls. */
+  listMaxBytes: number;
   /** Server processes (WORKERS, one per core by default): 1 runs one process, more a cluster of workers (cluster.ts). */
   workers: number;
   /**
@@ -175,6 +178,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
     bodyTimeoutMs: wholeNumber('BODY_TIMEOUT', env.BODY_TIMEOUT, 30, 1, 3600) * 1000,
     uploadMinRate: wholeNumber('UPLOAD_MIN_RATE', env.UPLOAD_MIN_RATE, 32 * 1024, 1, 1024 * 1024 * 1024),
+    listMaxBytes: wholeNumber('LIST_MAX_BYTES', env.LIST_MAX_BYTES, DEFAULT_LIST_MAX_BYTES, 16 * 1024, 1024 * 1024 * 1024),
     // Node runs JavaScript on one core per process: one process per core the system lets us use
     // (a container's CPU quota included).
     workers: wholeNumber('WORKERS', env.WORKERS, usableCpus(), 1, MAX_WORKERS),
