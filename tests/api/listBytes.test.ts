@@ -1,7 +1,7 @@
 // List answers are bounded in bytes as well as in rows (docs/api.md, Lists). A video with more
 // long comments than one answer holds, under a small LIST_MAX_BYTES: every list answer, whole
 // (All=1) or paged, stays within it, and every comment is still reached, in order, through the
-// app's own dataProvider.
+// calls the details page makes (the app's own dataProvider and detailsApi).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_ALL_ROWS } from '../../schemas/lists';
 import { videoCommentResource } from '../../schemas/videoComment';
@@ -9,7 +9,7 @@ import { parseOrderName } from '../../server/src/db/orderName';
 import { listRows } from '../../server/src/db/repository';
 import { legacyDataProvider } from '../../src/dataProvider/index';
 import { fetchJson, type HttpClient } from '../../src/http/index';
-import type { CommentRecord } from '../../src/resources/videoView/detailsSequence';
+import { detailsApi, type CommentRecord } from '../../src/resources/videoView/detailsSequence';
 import { startServer, type Client, type TestServer } from '../helpers/server';
 
 /** Small enough that two long comments fill an answer: the data stays well under a megabyte. */
@@ -111,6 +111,22 @@ describe('a list answer is bounded in bytes', () => {
 });
 
 describe('every row is still reached', () => {
+  it('through the details page: its pages of comments, each answer within the budget', async () => {
+    const sizes: number[] = [];
+    const api = detailsApi(legacyDataProvider(server.url, recordingClient(sizes)));
+    const seen: string[] = [];
+    for (let page = 1; seen.length < COMMENTS; page++) {
+      const { comments, total } = await api.getComments(vdCode, page);
+      expect(total).toBe(COMMENTS);
+      expect(comments.length).toBeGreaterThan(0);
+      seen.push(...comments.map((c) => markerOf(c.VmDes)!));
+    }
+    expect(seen).toEqual(markers);
+    // More answers than pages: the pages were cut and completed by further calls.
+    expect(sizes.length).toBeGreaterThan(Math.ceil(COMMENTS / 15));
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(BUDGET);
+  });
+
   it('through a whole-list call (All=1) of the app, completed by pages', async () => {
     const sizes: number[] = [];
     const provider = legacyDataProvider(server.url, recordingClient(sizes));

@@ -31,12 +31,15 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A server over a fresh SQLite database with the demo data, serving the built app at `/`. */
-export async function startAppServer(): Promise<TestServer> {
+/**
+ * A server over a fresh SQLite database with the demo data, serving the built app at `/`; `env`
+ * adds start-up variables (a small LIST_MAX_BYTES).
+ */
+export async function startAppServer(env: Record<string, string> = {}): Promise<TestServer> {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) {
     throw new Error(`The admin app is not built (${DIST}/index.html is missing): run \`npm run build\` first.`);
   }
-  return startServer({ DEMO_DATA: '1', PUBLIC_DIR: DIST });
+  return startServer({ DEMO_DATA: '1', PUBLIC_DIR: DIST, ...env });
 }
 
 export interface Suite {
@@ -50,10 +53,10 @@ export interface Suite {
  * Starts the server, Chromium and one context (and page) for the test file; closes them after.
  * The returned object is filled in by `beforeAll`: read its fields inside tests only.
  */
-export function useBrowserSuite(): Suite {
+export function useBrowserSuite(env: Record<string, string> = {}): Suite {
   const suite = {} as Suite;
   beforeAll(async () => {
-    suite.server = await startAppServer();
+    suite.server = await startAppServer(env);
     suite.browser = await launchChromium();
     suite.context = await suite.browser.newContext({
       baseURL: suite.server.url,
