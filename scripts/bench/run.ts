@@ -26,6 +26,7 @@ import type { Database } from '../../server/src/db/tables';
 import { parseOrderName } from '../../server/src/db/orderName';
 import { findRow, incrementCounter, listRows } from '../../server/src/db/repository';
 import { MAX_ALL_ROWS } from '../../server/src/routes/requestSchemas';
+import { DEFAULT_LIST_MAX_BYTES } from '../../schemas/lists';
 import { usableCpus } from '../../server/src/cpus';
 import { rssMb, startServerProcess, workerPids } from '../../tests/helpers/serverProcess';
 import { generate, generatePostgres, SIZES } from './generate';
@@ -93,6 +94,8 @@ function list(name: string, descriptor: ResourceDescriptor, params: Record<strin
         order: parseOrderName(params.OrderName as string | undefined, descriptor),
         page: all ? undefined : { index: page ?? 1, size: 15 },
         limit: MAX_ALL_ROWS,
+        // As the server reads a list: the rows' sizes first, then the rows that fit.
+        maxBytes: DEFAULT_LIST_MAX_BYTES,
       }),
   };
 }

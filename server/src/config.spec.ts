@@ -45,6 +45,16 @@ describe('LOGIN_IPV6_PREFIX', () => {
   });
 });
 
+describe('LIST_MAX_BYTES', () => {
+  it('is 4 MiB by default and a whole number of bytes from 16 KiB to 1 GiB', () => {
+    expect(loadConfig({}).listMaxBytes).toBe(4 * 1024 * 1024);
+    expect(loadConfig({ LIST_MAX_BYTES: '32768' }).listMaxBytes).toBe(32768);
+    for (const bad of ['0', '16383', '4.5', '4MB', String(1024 ** 3 + 1)]) {
+      expect(() => loadConfig({ LIST_MAX_BYTES: bad }), bad).toThrow(/LIST_MAX_BYTES/);
+    }
+  });
+});
+
 describe('WORKERS', () => {
   it('is one process per core by default, and a whole number from 1 to 256', () => {
     expect(loadConfig({}).workers).toBe(usableCpus());

@@ -1,6 +1,7 @@
 // Start-up variables (environment), read once and validated, so a typo fails at start, not at first use.
 import path from 'node:path';
 import { DEFAULT_TIME_ZONE, isTimeZone } from '../../schemas/businessTime';
+import { DEFAULT_LIST_MAX_BYTES } from '../../schemas/lists';
 import { usableCpus } from './cpus';
 
 export interface S3Config {
@@ -75,6 +76,8 @@ export interface Config {
   renderPerMember: number;
   /** Milliseconds a page's render may take before the plain app goes out instead (RENDER_BUDGET_MS, 1000). */
   renderBudgetMs: number;
+  /** Bytes of one list answer at most (LIST_MAX_BYTES, 4 MiB): rows past it are left to further calls. */
+  listMaxBytes: number;
   /** Server processes (WORKERS, one per core by default): 1 runs one process, more a cluster of workers (cluster.ts). */
   workers: number;
   /**
@@ -266,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     uploadMinRate: wholeNumber('UPLOAD_MIN_RATE', env.UPLOAD_MIN_RATE, 32 * 1024, 1, 1024 * 1024 * 1024),
     renderPerMember: wholeNumber('RENDER_PER_MEMBER', env.RENDER_PER_MEMBER, DEFAULT_RENDER_PER_MEMBER, 0, 100),
     renderBudgetMs: wholeNumber('RENDER_BUDGET_MS', env.RENDER_BUDGET_MS, DEFAULT_RENDER_BUDGET_MS, 1, 60_000),
+    listMaxBytes: wholeNumber('LIST_MAX_BYTES', env.LIST_MAX_BYTES, DEFAULT_LIST_MAX_BYTES, 16 * 1024, 1024 * 1024 * 1024),
     // Node runs JavaScript on one core per process: one process per core the system lets us use
     // (a container's CPU quota included).
     workers: wholeNumber('WORKERS', env.WORKERS, usableCpus(), 1, MAX_WORKERS),

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { HttpError } from 'react-admin';
 import type { HttpClient, HttpResponse } from '../http/index';
 import { legacyDataProvider } from './index';
-import { toOrderName } from './listParams';
+import { restOfList, toOrderName } from './listParams';
 import { videoResource } from '../../schemas/index';
 
 const API = 'http://host/api';
@@ -35,7 +35,7 @@ const ok = (data: unknown, total?: number) => answer(200, { code: 0, msg: '操�
 
 describe('getList', () => {
   it('lists videos of a category with a name search, paged, in the default order', async () => {
-    const { client, request } = mockClient(ok([{ Id: 7, VdName: '造价入门' }], 31));
+    const { client, request } = mockClient(ok([{ Id: 7, VdName: '造价入门' }], 16));
     const dp = legacyDataProvider(API, client);
     const result = await dp.getList('video', {
       pagination: { page: 2, perPage: 15 },
@@ -49,7 +49,7 @@ describe('getList', () => {
       contentType: 'application/json',
       body: { pageIndex: 2, pageSize: 15, OrderName: 'IS_TOP DESC, VD_TIME DESC', VdtCode: 'T01', VdName: '造价' },
     });
-    expect(result).toEqual({ data: [{ Id: 7, VdName: '造价入门', id: 7 }], total: 31 });
+    expect(result).toEqual({ data: [{ Id: 7, VdName: '造价入门', id: 7 }], total: 16 });
   });
 
   it('lists /Xcx1/ articles of a document type and category with 文号 search', async () => {
@@ -88,7 +88,8 @@ describe('getList', () => {
   });
 
   it('asks for every video type with All=1 and no paging; total is the row count', async () => {
-    const { client, request } = mockClient(ok([{ Id: 1 }, { Id: 2 }], 99));
+    // 99 matching rows, of which 2 came and no more could be read: the rows that came.
+    const { client, request } = mockClient(ok([{ Id: 1 }, { Id: 2 }], 99), ok([], 99));
     const result = await legacyDataProvider(API, client).getList('videoType', {
       pagination: { page: 1, perPage: 10 },
       sort: { field: 'id', order: 'ASC' },
@@ -137,6 +138,46 @@ describe('getList', () => {
     const { client } = mockClient(ok([]));
     await expect(legacyDataProvider(API, client).getList('nothing', {})).rejects.toThrow('nothing');
     expect(client).not.toHaveBeenCalled();
+  });
+});
+
+describe('answers cut short at the server\'s byte limit', () => {
+  it('asks for the rest of a page from where it stopped, with a page size dividing that offset', async () => {
+    const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ Id: from + i }));
+    // Page 2 of 15 is rows 15..29: 4 came, then 5 (at 19: a page of 1), then the other 6.
+    const { client, request } = mockClient(ok(rows(15, 4), 40), ok(rows(19, 1), 40), ok(rows(20, 10), 40));
+    const result = await legacyDataProvider(API, client).getList('video', {
+      pagination: { page: 2, perPage: 15 },
+      sort: { field: 'id', order: 'ASC' },
+      filter: { VdtCode: 'T01' },
+    });
+    expect(result.data.map((r) => r.Id)).toEqual(rows(15, 15).map((r) => r.Id));
+    expect(result.total).toBe(40);
+    const order = 'IS_TOP DESC, VD_TIME DESC';
+    expect([0, 1, 2].map((n) => request(n).body)).toEqual([
+      { pageIndex: 2, pageSize: 15, OrderName: order, VdtCode: 'T01' },
+      { pageIndex: 20, pageSize: 1, OrderName: order, VdtCode: 'T01' },
+      { pageIndex: 3, pageSize: 10, OrderName: order, VdtCode: 'T01' },
+    ]);
+  });
+
+  it('completes a whole list (All=1) by pages, and stops when rows went away meanwhile', async () => {
+    const { client, request } = mockClient(ok([{ Id: 1 }, { Id: 2 }], 5), ok([{ Id: 3 }, { Id: 4 }], 5), ok([], 4));
+    const result = await legacyDataProvider(API, client).getList('videoType', { filter: { All: 1 }, pagination: { page: 1, perPage: 1000 }, sort: { field: 'id', order: 'ASC' } });
+    expect(result.data.map((r) => r.Id)).toEqual([1, 2, 3, 4]);
+    expect(request(1).body).toMatchObject({ pageIndex: 2, pageSize: 2 });
+    expect(request(1).body).not.toHaveProperty('All');
+    expect(request(2).body).toMatchObject({ pageIndex: 5, pageSize: 1 });
+    expect(client).toHaveBeenCalledTimes(3);
+  });
+
+  it('asks for nothing more when the answer is whole: a last page, or All=1 up to its 20000 rows', () => {
+    expect(restOfList({ pageIndex: 3, pageSize: 15 }, 40, 10)).toBeUndefined();
+    expect(restOfList({ All: 1 }, 30000, 20000)).toBeUndefined();
+    expect(restOfList({ All: 1 }, 7, 7)).toBeUndefined();
+    expect(restOfList({ All: 1 }, undefined, 3)).toBeUndefined();
+    expect(restOfList({ All: 1, VdCode: 'v' }, 30000, 19999)).toEqual({ params: { VdCode: 'v', pageIndex: 19999 + 1, pageSize: 1 }, wanted: 1 });
+    expect(restOfList({ All: 1 }, 5000, 1200)).toEqual({ params: { pageIndex: 13, pageSize: 100 }, wanted: 3800 });
   });
 });
 

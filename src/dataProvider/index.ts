@@ -7,6 +7,7 @@
  * |-------------------|--------------------------------------------------------------------------------|
  * | getList           | calls.list { pageIndex: page, pageSize: perPage, OrderName, ...filters }       |
  * | getList (All)     | calls.list { All: 1, OrderName, ...filters }            (filter.All = 1/true)  |
+ * | (cut short)       | a list answer at the server's byte limit: pages from where it stopped          |
  * | getOne            | calls.one { Id } (+ Code from meta.code when oneParam is 'Code')               |
  * | getOne (no one)   | calls.list { All: 1, OrderName: defaultOrder, ...meta.filter }, find by Id     |
  * | getMany           | getOne per id in parallel (one All=1 list call when there is no calls.one)    |
@@ -28,7 +29,7 @@ import { resourceByName } from '../../schemas/index';
 import type { ResourceDescriptor, Service } from '../../schemas/descriptor';
 import type { CurrentMember } from '../../schemas/types';
 import { fetchJson, postJson, type CallResult, type HttpClient } from '../http/index';
-import { toListParams, type ListQuery } from './listParams';
+import { restOfList, toListParams, type ListQuery } from './listParams';
 
 export { toOrderName, toListParams, pickFilters, type ListQuery } from './listParams';
 
@@ -90,8 +91,17 @@ export function legacyDataProvider(apiUrl: string, httpClient: HttpClient = fetc
 
   const list = async (descriptor: ResourceDescriptor, query: ListQuery, signal?: AbortSignal, idField?: string) => {
     const params = toListParams(descriptor, query);
+    const rowsOf = (data: unknown) => (Array.isArray(data) ? data.filter(isRow).map((row) => withId(row, idField)) : []);
     const { data, total } = await send<unknown>(descriptor.service, descriptor.calls.list, params, signal);
-    const rows = Array.isArray(data) ? data.filter(isRow).map((row) => withId(row, idField)) : [];
+    const rows = rowsOf(data);
+    // An answer cut short at the server's byte limit: the rest, from where it stopped, so that
+    // every screen gets all the rows it asked for, each answer staying within the limit.
+    for (let rest = restOfList(params, total, rows.length); rest; rest = restOfList(params, total, rows.length)) {
+      const more = rowsOf((await send<unknown>(descriptor.service, descriptor.calls.list, rest.params, signal)).data);
+      // Rows deleted meanwhile: nothing more to read.
+      if (more.length === 0) break;
+      rows.push(...more.slice(0, rest.wanted));
+    }
     return { data: rows, total: params.All === 1 ? rows.length : (total ?? rows.length) };
   };
 

@@ -1,5 +1,6 @@
 // Pure helpers turning react-admin's list parameters into the legacy list call's parameters.
 import { toColumn, type ResourceDescriptor } from '../../schemas/descriptor';
+import { MAX_ALL_ROWS, MAX_PAGE_INDEX, MAX_PAGE_SIZE } from '../../schemas/lists';
 
 export interface ListQuery {
   pagination?: { page: number; perPage: number };
@@ -59,4 +60,30 @@ export function toListParams(descriptor: ResourceDescriptor, query: ListQuery): 
   const pageIndex = query.pagination?.page ?? 1;
   const pageSize = query.pagination?.perPage ?? descriptor.pageSize;
   return { pageIndex, pageSize, OrderName, ...filters };
+}
+
+/**
+ * The call for the rows an answer left out: a list answer stops at the server's byte limit
+ * (docs/api.md, Lists) with fewer rows than asked for, while `total` counts them all. Given the
+ * parameters sent and the rows received so far, the parameters of a page starting right after
+ * them (its size divides its offset) and how many rows are still wanted; undefined once the
+ * page asked for, or with All=1 every matching row up to MAX_ALL_ROWS, is complete.
+ */
+export function restOfList(
+  params: Record<string, unknown>,
+  total: number | undefined,
+  received: number,
+): { params: Record<string, unknown>; wanted: number } | undefined {
+  if (total === undefined) return undefined;
+  const { All, pageIndex, pageSize, ...rest } = params;
+  const size = Number(pageSize);
+  const start = All === 1 ? 0 : (Number(pageIndex) - 1) * size;
+  const end = All === 1 ? Math.min(total, MAX_ALL_ROWS) : Math.min(total, start + size);
+  const offset = start + received;
+  const wanted = end - offset;
+  if (wanted <= 0) return undefined;
+  for (let n = Math.min(MAX_PAGE_SIZE, wanted); n >= 1; n--) {
+    if (offset % n === 0 && offset / n + 1 <= MAX_PAGE_INDEX) return { params: { ...rest, pageIndex: offset / n + 1, pageSize: n }, wanted };
+  }
+  return undefined;
 }

@@ -31,14 +31,17 @@ export function launchChromium(): Promise<Browser> {
   });
 }
 
-/** A server over a fresh SQLite database with the demo data, serving the built app at `/`, its pages rendered. */
-export async function startAppServer(): Promise<TestServer> {
+/**
+ * A server over a fresh SQLite database with the demo data, serving the built app at `/`, its pages
+ * rendered; `env` adds start-up variables (a small LIST_MAX_BYTES).
+ */
+export async function startAppServer(env: Record<string, string> = {}): Promise<TestServer> {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) {
     throw new Error(`The admin app is not built (${DIST}/index.html is missing): run \`npm run build\` first.`);
   }
   // Pages wait for their render here, the first one for the app's code in the render worker: what
   // is tested is the rendered page, on a host of any speed (the budget: tests/api/pageRender.test.ts).
-  return startServer({ DEMO_DATA: '1', PUBLIC_DIR: DIST, RENDER_BUDGET_MS: '60000' });
+  return startServer({ DEMO_DATA: '1', PUBLIC_DIR: DIST, RENDER_BUDGET_MS: '60000', ...env });
 }
 
 /** The browsers' time zone in the tests. */
@@ -55,10 +58,10 @@ export interface Suite {
  * Starts the server, Chromium and one context (and page) for the test file; closes them after.
  * The returned object is filled in by `beforeAll`: read its fields inside tests only.
  */
-export function useBrowserSuite(): Suite {
+export function useBrowserSuite(env: Record<string, string> = {}): Suite {
   const suite = {} as Suite;
   beforeAll(async () => {
-    suite.server = await startAppServer();
+    suite.server = await startAppServer(env);
     suite.browser = await launchChromium();
     suite.context = await suite.browser.newContext({
       baseURL: suite.server.url,

@@ -1,7 +1,7 @@
 // Generic repository of the entity tables, driven by the resource descriptors. Every column name
 // it puts into SQL comes from the entity's schema (never from the request), and every value is a
 // bound parameter.
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type SelectExpression, type SelectQueryBuilder, type Transaction } from 'kysely';
 import { toColumn, type ResourceDescriptor } from '../../../schemas/descriptor';
 import { referencesTo } from '../../../schemas/index';
 import type { Db, DialectName } from './database';
@@ -74,13 +74,67 @@ export interface ListQuery {
   limit: number;
   /** Fields left out of the rows (a list answer's detailOnlyFields). */
   omit?: readonly string[];
+  /** Further conditions (the audit log's time range); the kept totals then do not apply. */
+  where?: (query: AnySelect) => AnySelect;
+  /**
+   * Read only the rows an answer of this many bytes can hold (docs/api.md, Lists), and at least
+   * one: their sizes are read first, without their text.
+   */
+  maxBytes?: number;
 }
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+export type AnySelect = SelectQueryBuilder<any, any, object>;
 
 /** From this many rows skipped, a page is found through its IDs first (a deferred join). */
 export const DEFERRED_JOIN_OFFSET = 1000;
 
-/** The page query and the count query of a list, built but not run (benchmarks and plans read them too). */
-export function listQueries({ db, dialect }: Db, descriptor: ResourceDescriptor, query: ListQuery) {
+/**
+ * Per row, the bytes its text takes as stored (the sum of its text columns' octet_length): both
+ * databases read that from the value's header, without reading the text itself.
+ */
+function sizeSelection(descriptor: ResourceDescriptor, omit: readonly string[] = []) {
+  const text = storedFields(descriptor).filter(({ field }) => {
+    if (omit.includes(field)) return false;
+    const type = (descriptor.schema.properties[field] as { type?: unknown } | undefined)?.type;
+    // Arrays (the audit log's changes) are stored as JSON text.
+    return [type].flat().some((t) => t === 'string' || t === 'array');
+  });
+  const terms = text.map(({ column }) => sql`coalesce(octet_length(${sql.ref(column)}), 0)`);
+  return (terms.length > 0 ? sql<number>`${sql.join(terms, sql` + `)}` : sql<number>`0`).as('SIZE');
+}
+
+/** Text the server writes without a declared maximum (times, names, codes) is shorter than this. */
+const UNDECLARED_TEXT_LENGTH = 1000;
+
+/**
+ * The most bytes a row's text can take as stored, by the schema's maxLength (3 bytes a character
+ * at most in UTF-8); Infinity with a field of no maximum (the audit log's list of changes).
+ */
+function largestRowBytes(descriptor: ResourceDescriptor, omit: readonly string[] = []): number {
+  let bytes = 0;
+  for (const { field } of storedFields(descriptor)) {
+    if (omit.includes(field)) continue;
+    const shape = descriptor.schema.properties[field] as { type?: unknown; maxLength?: number } | undefined;
+    const types = [shape?.type].flat();
+    if (types.includes('string')) bytes += 3 * (shape?.maxLength ?? UNDECLARED_TEXT_LENGTH);
+    else if (!types.every((t) => t === 'integer' || t === 'number' || t === 'null')) return Infinity;
+  }
+  return bytes;
+}
+
+/** What a row's JSON adds to the size of its text: the field names, quotes and numbers. */
+function rowOverhead(descriptor: ResourceDescriptor, omit: readonly string[] = []): number {
+  return storedFields(descriptor)
+    .filter(({ field }) => !omit.includes(field))
+    .reduce((sum, { field }) => sum + field.length + 16, 2);
+}
+
+/**
+ * The page query, the count query and the size query of a list, built but not run (benchmarks and
+ * plans read them too). `take` reads fewer rows than the page or `limit` asks for.
+ */
+export function listQueries({ db, dialect }: Db, descriptor: ResourceDescriptor, query: ListQuery, take?: number) {
   const k = db as unknown as AnyDb;
   let base = k.selectFrom(descriptor.table);
   for (const [field, value] of Object.entries(query.equals)) {
@@ -94,26 +148,58 @@ export function listQueries({ db, dialect }: Db, descriptor: ResourceDescriptor,
         ? base.where(sql<boolean>`${col} ilike ${likePattern(text)} escape '\\'`)
         : base.where(sql<boolean>`${col} like ${likePattern(text)} escape '\\'`);
   }
+  if (query.where) base = query.where(base);
   const offset = query.page ? (query.page.index - 1) * query.page.size : 0;
-  let rows;
-  if (query.page && offset >= DEFERRED_JOIN_OFFSET) {
-    // A deep page: skip rows in the ordering index alone (ID is in every such index), then read
-    // the page's rows by primary key. PostgreSQL otherwise visits the table for every skipped row.
-    let ids = base.select('ID');
-    for (const term of query.order) ids = ids.orderBy(term.column, term.direction);
-    rows = k.selectFrom(descriptor.table).select(selection(descriptor, query.omit)).where('ID', 'in', ids.limit(query.page.size).offset(offset));
-  } else {
-    rows = base.select(selection(descriptor, query.omit));
-  }
-  for (const term of query.order) rows = rows.orderBy(term.column, term.direction);
-  rows = query.page ? (offset >= DEFERRED_JOIN_OFFSET ? rows : rows.limit(query.page.size).offset(offset)) : rows.limit(query.limit);
-  return { rows, count: base.select(sql<number>`count(*)`.as('total')) };
+  const count = Math.min(query.page ? query.page.size : query.limit, take ?? Infinity);
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- as above
+  const read = (columns: readonly SelectExpression<any, any>[]) => {
+    let rows;
+    if (query.page && offset >= DEFERRED_JOIN_OFFSET) {
+      // A deep page: skip rows in the ordering index alone (ID is in every such index), then read
+      // the page's rows by primary key. PostgreSQL otherwise visits the table for every skipped row.
+      let ids = base.select('ID');
+      for (const term of query.order) ids = ids.orderBy(term.column, term.direction);
+      rows = k.selectFrom(descriptor.table).select(columns).where('ID', 'in', ids.limit(count).offset(offset));
+    } else {
+      rows = base.select(columns);
+    }
+    for (const term of query.order) rows = rows.orderBy(term.column, term.direction);
+    return query.page ? (offset >= DEFERRED_JOIN_OFFSET ? rows : rows.limit(count).offset(offset)) : rows.limit(count);
+  };
+  return {
+    rows: read(selection(descriptor, query.omit)),
+    sizes: read([sizeSelection(descriptor, query.omit)]),
+    count: base.select(sql<number>`count(*)`.as('total')),
+  };
+}
+
+/** How many leading rows fit in `maxBytes`, by their sizes: at least one. */
+function rowsWithin(sizes: readonly number[], maxBytes: number): number {
+  let bytes = 0;
+  let n = 0;
+  while (n < sizes.length && (n === 0 || bytes + sizes[n]! <= maxBytes)) bytes += sizes[n++]!;
+  return n;
 }
 
 export async function listRows(database: Db, descriptor: ResourceDescriptor, query: ListQuery): Promise<{ rows: Row[]; total: number }> {
-  const q = listQueries(database, descriptor, query);
-  // Without a search, the total is kept in ROW_COUNT; a search counts the matching rows.
-  const kept = Object.keys(query.contains).length === 0 ? keptCount(database.db as never, descriptor, query.equals) : undefined;
+  // Rows past the byte limit are not even read: a video's thousand long comments would otherwise
+  // be read whole, hundreds of MB, for an answer of a few. Their sizes come first, then as many
+  // rows as fit (all of them, as asked, when they do). Not when the rows asked for cannot pass the
+  // limit by the lengths their fields allow (a page of 15 videos): that would only cost a query.
+  let take: number | undefined;
+  const asked = query.page ? query.page.size : query.limit;
+  if (query.maxBytes !== undefined && asked * largestRowBytes(descriptor, query.omit) > query.maxBytes) {
+    const overhead = rowOverhead(descriptor, query.omit);
+    const sizes = (await listQueries(database, descriptor, query).sizes.execute()) as { SIZE: number | string }[];
+    const fit = rowsWithin(sizes.map((r) => Number(r.SIZE) + overhead), query.maxBytes);
+    // A write between the two reads changes which rows come, not the answer's bound: the answer
+    // is cut by its real size (listAnswer).
+    if (fit < sizes.length) take = fit;
+  }
+  const q = listQueries(database, descriptor, query, take);
+  // Without a search or further conditions, the total is kept in ROW_COUNT; otherwise the matching rows are counted.
+  const kept =
+    Object.keys(query.contains).length === 0 && !query.where ? keptCount(database.db as never, descriptor, query.equals) : undefined;
   const [rows, total] = await Promise.all([
     q.rows.execute() as Promise<Row[]>,
     kept?.then(async (n) => n ?? Number((await q.count.executeTakeFirstOrThrow()).total)) ??

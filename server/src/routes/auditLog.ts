@@ -1,14 +1,14 @@
 // GetAuditLogListInAdmin: the audit log for administrators, newest first, paged like every list,
 // filtered by resource, action and member, searched by record name, within a time range. The
-// list is the generic one (listQueries) plus the range; there is no call that writes the log.
+// list is the generic one (listRows) plus the range; there is no call that writes the log.
 import type { FastifyInstance } from 'fastify';
 import { AUDIT_ACTIONS, auditLogResource } from '../../../schemas/auditLog';
 import { AUDITED_RESOURCES } from '../../../schemas/index';
 import { startOfDayIn } from '../../../schemas/businessTime';
-import { listQueries, type Row } from '../db/repository';
+import { listRows, type Row } from '../db/repository';
 import { parseOrderName } from '../db/orderName';
 import { badRequest } from '../errors';
-import { ok } from '../http/envelope';
+import { listAnswer } from '../http/envelope';
 import { requireAdmin } from '../plugins/permissions';
 import { listFilters, readRoute } from './crud';
 import { listParamsSchema, MAX_ALL_ROWS } from './requestSchemas';
@@ -84,7 +84,7 @@ function present(row: Row): Row {
 
 export default async function auditLogRoutes(app: FastifyInstance) {
   const meta = { tags: [auditLogResource.label], summary: '操作日志列表（仅管理员）' };
-  readRoute(app, `/Ajax/${auditLogResource.calls.list}`, auditListSchema, meta, async (request, params) => {
+  readRoute(app, `/Ajax/${auditLogResource.calls.list}`, auditListSchema, meta, async (request, params, reply) => {
     await requireAdmin(request);
     const from = bound(params.AtFrom, 'AtFrom', app.config.timeZone);
     const to = bound(params.AtTo, 'AtTo', app.config.timeZone);
@@ -92,23 +92,20 @@ export default async function auditLogRoutes(app: FastifyInstance) {
       throw badRequest('开始时间不能晚于结束时间', [{ field: 'AtTo', msg: '开始时间不能晚于结束时间' }]);
     }
     const all = params.All === 1;
-    let { rows, count } = listQueries(app.database, auditLogResource, {
+    const { rows, total } = await listRows(app.database, auditLogResource, {
       ...listFilters(auditLogResource, params),
       order: parseOrderName(params.OrderName as string | undefined, auditLogResource),
       page: all ? undefined : { index: Number(params.pageIndex ?? 1), size: Number(params.pageSize ?? auditLogResource.pageSize) },
       limit: MAX_ALL_ROWS,
+      // In the query the rows and the total are read from (a deep page's IDs included).
+      where: (query) => {
+        let q = query;
+        if (from) q = q.where('AT', from.inclusive ? '>=' : '>', from.at);
+        if (to) q = q.where('AT', to.inclusive ? '<=' : '<', to.at);
+        return q;
+      },
+      maxBytes: app.config.listMaxBytes,
     });
-    if (from) {
-      const op = from.inclusive ? '>=' : '>';
-      rows = rows.where('AT', op, from.at);
-      count = count.where('AT', op, from.at);
-    }
-    if (to) {
-      const op = to.inclusive ? '<=' : '<';
-      rows = rows.where('AT', op, to.at);
-      count = count.where('AT', op, to.at);
-    }
-    const [list, total] = await Promise.all([rows.execute() as Promise<Row[]>, count.executeTakeFirstOrThrow()]);
-    return ok(list.map(present), undefined, Number(total.total));
+    return reply.type('application/json; charset=utf-8').send(listAnswer(rows.map(present), total, app.config.listMaxBytes));
   });
 }

@@ -8,7 +8,7 @@ import { deleteRow, findRow, insertRow, listRows, updateRow, type Row } from '..
 import { parseOrderName } from '../db/orderName';
 import { notFound } from '../errors';
 import { VersionedCache } from '../db/versionedCache';
-import { MSG_DELETED, ok } from '../http/envelope';
+import { listAnswer, MSG_DELETED, ok } from '../http/envelope';
 import { requireAccess, requireOwnership } from '../plugins/permissions';
 import { trimFields, trimmedFields, writeBodySchema } from '../../../schemas/validation';
 import { idBodySchema, listParamsSchema, MAX_ALL_ROWS, oneParamsSchema } from './requestSchemas';
@@ -93,6 +93,14 @@ export function listFilters(descriptor: ResourceDescriptor, params: Params) {
   return { equals, contains };
 }
 
+/**
+ * A list answer within the byte limit (config.listMaxBytes): rows past it are neither read nor
+ * sent, and `total` still counts them. Why rows and not bodies: every screen then stays correct
+ * without knowing which entity has long fields. The app's dataProvider asks for the rest from
+ * where an answer stopped, with the paging parameters every list call already takes; leaving
+ * long bodies out instead would need a single-record call for every entity (a comment has none),
+ * and would still not bound 20,000 rows of a whole list.
+ */
 async function listCall(descriptor: ResourceDescriptor, app: FastifyInstance, params: Params) {
   const order = parseOrderName(params.OrderName as string | undefined, descriptor);
   const all = params.All === 1;
@@ -103,11 +111,12 @@ async function listCall(descriptor: ResourceDescriptor, app: FastifyInstance, pa
     limit: MAX_ALL_ROWS,
     // Lists carry what lists show; bodies come from the single-record call.
     omit: detailOnlyFields(descriptor),
+    maxBytes: app.config.listMaxBytes,
   });
-  return ok(
+  return listAnswer(
     rows.map((r) => present(descriptor, r, app.storage)),
-    undefined,
     total,
+    app.config.listMaxBytes,
   );
 }
 
@@ -117,8 +126,8 @@ const answers = new WeakMap<FastifyInstance, VersionedCache<Buffer>>();
 
 /**
  * Sends a read answer from the cache while the database is unchanged (its change clock), else
- * from `load()`. The answer doesn't depend on who asks: access is checked before. A failed load
- * (404) is not kept.
+ * from `load()` (an object, or its JSON already made). The answer doesn't depend on who asks:
+ * access is checked before. A failed load (404) is not kept.
  */
 async function sendAnswer(request: FastifyRequest, reply: FastifyReply, key: string, load: () => Promise<unknown>) {
   const app = request.server;
@@ -127,7 +136,10 @@ async function sendAnswer(request: FastifyRequest, reply: FastifyReply, key: str
     cache = new VersionedCache<Buffer>({ maxEntries: 10_000, maxBytes: ANSWER_CACHE_BYTES, sizeOf: (body) => body.length });
     answers.set(app, cache);
   }
-  const body = await cache.get(key, await request.dataVersion(), async () => Buffer.from(JSON.stringify(await load())));
+  const body = await cache.get(key, await request.dataVersion(), async () => {
+    const answer = await load();
+    return Buffer.from(typeof answer === 'string' ? answer : JSON.stringify(answer));
+  });
   return reply.type('application/json; charset=utf-8').send(body);
 }
 

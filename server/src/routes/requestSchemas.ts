@@ -6,13 +6,12 @@ import type { FastifyServerOptions } from 'fastify';
 import type { ResourceDescriptor } from '../../../schemas/descriptor';
 import { addDayRangeKeywords, idProperty, REQUEST_AJV_OPTIONS } from '../../../schemas/validation';
 
+import { MAX_PAGE_INDEX, MAX_PAGE_SIZE } from '../../../schemas/lists';
+
 export { idProperty, MAX_ID, writeBodySchema } from '../../../schemas/validation';
+export { MAX_ALL_ROWS, MAX_PAGE_SIZE } from '../../../schemas/lists';
 
 type Props = Record<string, unknown>;
-
-/** Every row of a list in one call is bounded by this (docs/api.md: All=1 has a server maximum). */
-export const MAX_ALL_ROWS = 20000;
-export const MAX_PAGE_SIZE = 100;
 
 type AjvCompilerOptions = Extract<NonNullable<FastifyServerOptions['ajv']>, { mode?: never }>;
 
@@ -50,7 +49,7 @@ export function oneParamsSchema(descriptor: ResourceDescriptor) {
 
 export function listParamsSchema(descriptor: ResourceDescriptor) {
   const properties: Props = {
-    pageIndex: { type: 'integer', minimum: 1, maximum: 1000000 },
+    pageIndex: { type: 'integer', minimum: 1, maximum: MAX_PAGE_INDEX },
     pageSize: { type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE },
     All: { type: 'integer', enum: [0, 1] },
     OrderName: { type: 'string', maxLength: 200 },

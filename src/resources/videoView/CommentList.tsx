@@ -42,15 +42,16 @@ function CommentDelete({ comment, onDeleted }: { comment: CommentRecord; onDelet
 }
 
 /**
- * Comments newest first with their floor (the newest highest), organisation, author (管理员 when
- * empty), sanitised rich text and time; 删除 for the author or an administrator (canAccess).
+ * Comments newest first with their floor (the newest highest: `total`, the video's comments of
+ * which these are the first), organisation, author (管理员 when empty), sanitised rich text and
+ * time; 删除 for the author or an administrator (canAccess).
  */
-export function CommentList({ comments, onDeleted }: { comments: readonly CommentRecord[]; onDeleted: () => void }) {
+export function CommentList({ comments, total, onDeleted }: { comments: readonly CommentRecord[]; total?: number; onDeleted: () => void }) {
   const can = useAccess('videoComment');
   if (comments.length === 0) return <ListEmpty text="暂无评论" />;
   return (
     <List disablePadding aria-label="评论列表">
-      {withFloors(comments).map((comment, index) => (
+      {withFloors(comments, total).map((comment, index) => (
         <Box component="li" key={comment.id} sx={{ listStyle: 'none' }}>
           {index > 0 && <Divider component="div" />}
           <ListItem component="div" disableGutters sx={{ display: 'block', py: 1.5 }} data-testid="comment">

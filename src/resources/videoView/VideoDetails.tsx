@@ -56,7 +56,7 @@ export default function VideoDetails() {
   const dataProvider = useDataProvider<LegacyDataProvider>();
   const canComment = useAccess('videoComment')('create');
   const details = useVideoDetails(id, vdtCode);
-  const { comments, list, loading, listLoading, error, listError } = details;
+  const { comments, commentTotal, list, loading, listLoading, error, listError } = details;
   // The main area shows only the video the address names: while another one loads, or when
   // opening it failed (its play count, SPEC 7), nothing of the previous video stays on screen.
   const video = !error && details.video && Number(details.video.Id) === id ? details.video : undefined;
@@ -64,6 +64,7 @@ export default function VideoDetails() {
   const [commentOpen, setCommentOpen] = useState(false);
   const [handoutsOpen, setHandoutsOpen] = useState(false);
   const [liking, setLiking] = useState(false);
+  const [loadingMore, setLoadingMore] = useState(false);
 
   const files = parseFileList(video?.VdEnclosure);
 
@@ -92,6 +93,17 @@ export default function VideoDetails() {
 
   const reloadComments = () => {
     details.reloadComments().catch((e: unknown) => notify(e instanceof Error ? e.message : '评论加载失败', { type: 'error' }));
+  };
+
+  const loadMoreComments = async () => {
+    setLoadingMore(true);
+    try {
+      await details.loadMoreComments();
+    } catch (e) {
+      notify(e instanceof Error && e.message ? e.message : '评论加载失败', { type: 'error' });
+    } finally {
+      setLoadingMore(false);
+    }
   };
 
   return (
@@ -192,9 +204,19 @@ export default function VideoDetails() {
               </Box>
 
               <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>
-                评论（{comments.length}）
+                评论（{commentTotal}）
               </Typography>
-              {loading ? <ListLoading /> : <CommentList comments={comments} onDeleted={reloadComments} />}
+              {loading ? <ListLoading /> : <CommentList comments={comments} total={commentTotal} onDeleted={reloadComments} />}
+              {!loading && comments.length < commentTotal && (
+                <Box sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', gap: 1.5, mt: 1 }}>
+                  <Button variant="outlined" onClick={() => void loadMoreComments()} disabled={loadingMore}>
+                    加载更多
+                  </Button>
+                  <Typography variant="body2" color="text.secondary">
+                    已显示 {comments.length} / {commentTotal} 条
+                  </Typography>
+                </Box>
+              )}
 
               <CommentDialog open={commentOpen} onClose={() => setCommentOpen(false)} onSubmit={addComment} />
               <HandoutDialog files={files} open={handoutsOpen} onClose={() => setHandoutsOpen(false)} />

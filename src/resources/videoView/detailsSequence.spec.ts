@@ -2,10 +2,12 @@ import { describe, expect, it, vi } from 'vitest';
 import { legacyDataProvider } from '../../dataProvider/index';
 import type { HttpClient, HttpResponse } from '../../http/index';
 import {
+  appendComments,
   authorOf,
   countPlayLocally,
   detailsApi,
   isEmptyRichText,
+  loadCommentPages,
   openVideo,
   PLAY_COUNT_FAILED,
   PlayCountError,
@@ -33,9 +35,9 @@ function fakeApi({ fail = false } = {}) {
       calls.push(`getVideo ${id}`);
       return video(id, 18);
     }),
-    getComments: vi.fn(async (vdCode: string) => {
-      calls.push(`getComments ${vdCode}`);
-      return [comment(2), comment(1)];
+    getComments: vi.fn(async (vdCode: string, page: number) => {
+      calls.push(`getComments ${vdCode} ${page}`);
+      return { comments: [comment(2), comment(1)], total: 2 };
     }),
     getSideList: vi.fn(async (vdtCode: string) => {
       calls.push(`getSideList ${vdtCode}`);
@@ -50,9 +52,9 @@ describe('opening a video on the details page', () => {
   it('counts the play, THEN reloads the video, THEN its comments', async () => {
     const { api, calls } = fakeApi();
     const { details, list } = openVideo(api, { id: 7, vdtCode: 'T1', reloadList: false });
-    await expect(details).resolves.toMatchObject({ plays: 18, video: { Id: 7 }, comments: [{ Id: 2 }, { Id: 1 }] });
+    await expect(details).resolves.toMatchObject({ plays: 18, video: { Id: 7 }, comments: { comments: [{ Id: 2 }, { Id: 1 }], total: 2 } });
     expect(list).toBeUndefined();
-    expect(calls).toEqual(['addPlay 7', 'getVideo 7', 'getComments code-7']);
+    expect(calls).toEqual(['addPlay 7', 'getVideo 7', 'getComments code-7 1']);
   });
 
   it('reloads the side list of a new category once the play is counted', async () => {
@@ -92,6 +94,33 @@ describe('comments', () => {
       [10, 1],
     ]);
     expect(withFloors([])).toEqual([]);
+    // The first of 42: floors count from the total, not from the comments loaded.
+    expect(withFloors([comment(30), comment(20)], 42).map((c) => c.floor)).toEqual([42, 41]);
+  });
+
+  it('joins a next page without repeating a comment that moved down a place', () => {
+    const joined = appendComments({ comments: [comment(5), comment(4)], total: 4 }, { comments: [comment(4), comment(3)], total: 5 });
+    expect(joined.comments.map((c) => c.Id)).toEqual([5, 4, 3]);
+    expect(joined.total).toBe(5);
+  });
+
+  it('reloads as many pages as were shown, and stops at the last', async () => {
+    const all = [6, 5, 4, 3, 2, 1].map((Id) => comment(Id));
+    const pages: number[] = [];
+    const api = {
+      getComments: async (_vdCode: string, page: number) => {
+        pages.push(page);
+        return { comments: all.slice((page - 1) * 2, page * 2), total: all.length };
+      },
+    };
+    expect((await loadCommentPages(api, 'v', 2)).comments.map((c) => c.Id)).toEqual([6, 5, 4, 3]);
+    expect(pages).toEqual([1, 2]);
+    pages.length = 0;
+    expect((await loadCommentPages(api, 'v', 9)).comments).toHaveLength(6);
+    expect(pages).toEqual([1, 2, 3]);
+    pages.length = 0;
+    expect((await loadCommentPages(api, 'v', 0)).comments).toHaveLength(2);
+    expect(pages).toEqual([1]);
   });
 
   it('shows 管理员 for a comment without an author name', () => {
@@ -124,13 +153,13 @@ describe('the legacy calls of the details page', () => {
     return { client, sent };
   }
 
-  it('lists the comments and the side list with the legacy parameters and orders', async () => {
+  it('lists the comments by pages and the side list with the legacy parameters and orders', async () => {
     const { client, sent } = mockClient([]);
     const api = detailsApi(legacyDataProvider('', client));
-    await api.getComments('V1');
+    await api.getComments('V1', 2);
     await api.getSideList('T1');
     expect(sent()).toEqual([
-      ['/Ajax/GetVideoMessageListInAdmin', { All: 1, OrderName: 'VM_TIME DESC', VdCode: 'V1' }],
+      ['/Ajax/GetVideoMessageListInAdmin', { pageIndex: 2, pageSize: 15, OrderName: 'VM_TIME DESC', VdCode: 'V1' }],
       ['/Ajax/GetVideoListInAdmin', { pageIndex: 1, pageSize: 30, OrderName: 'IS_TOP DESC, VD_TIME DESC', VdtCode: 'T1' }],
     ]);
   });

@@ -4,12 +4,15 @@
 import type { RaRecord } from 'react-admin';
 import type { LegacyDataProvider } from '../../dataProvider/index';
 import type { Video, VideoComment } from '../../../schemas/types';
+import { videoCommentResource } from '../../../schemas/videoComment';
 
 export type VideoRecord = Video & RaRecord;
 export type CommentRecord = VideoComment & RaRecord;
 
 /** Rows of the details page's side list (the same category's videos). */
 export const SIDE_LIST_SIZE = 30;
+/** Comments a page of the details page loads at once (加载更多 loads the next). */
+export const COMMENT_PAGE_SIZE = videoCommentResource.pageSize;
 /** The message when the play-count call failed; the details reload stops. */
 export const PLAY_COUNT_FAILED = '更新视频播放量失败';
 
@@ -21,13 +24,22 @@ export class PlayCountError extends Error {
   }
 }
 
+export interface CommentPage {
+  comments: CommentRecord[];
+  total: number;
+}
+
 export interface DetailsApi {
   /** UpdateVideoNumAdd { Id }: the new play count. */
   addPlay(id: number): Promise<number>;
   /** GetSingleVideoInAdmin { Id }. */
   getVideo(id: number): Promise<VideoRecord>;
-  /** GetVideoMessageListInAdmin { All: 1, VdCode, OrderName: 'VM_TIME DESC' }. */
-  getComments(vdCode: string): Promise<CommentRecord[]>;
+  /**
+   * GetVideoMessageListInAdmin { pageIndex: page, pageSize: 15, VdCode, OrderName: 'VM_TIME DESC' }:
+   * a page of comments and how many the video has. Not every comment at once: a thousand long
+   * ones were hundreds of MB.
+   */
+  getComments(vdCode: string, page: number): Promise<CommentPage>;
   /** GetVideoListInAdmin { pageIndex: 1, pageSize: 30, VdtCode, OrderName: 'IS_TOP DESC, VD_TIME DESC' }. */
   getSideList(vdtCode: string): Promise<VideoRecord[]>;
   /** UpdateVideoFabulousAdd { Id }. */
@@ -45,13 +57,13 @@ export function detailsApi(dataProvider: LegacyDataProvider): DetailsApi {
       const { data } = await dataProvider.getOne<VideoRecord>('video', { id });
       return data;
     },
-    async getComments(vdCode) {
-      const { data } = await dataProvider.getList<CommentRecord>('videoComment', {
-        filter: { All: 1, VdCode: vdCode },
-        pagination: { page: 1, perPage: 1000 },
+    async getComments(vdCode, page) {
+      const { data, total } = await dataProvider.getList<CommentRecord>('videoComment', {
+        filter: { VdCode: vdCode },
+        pagination: { page, perPage: COMMENT_PAGE_SIZE },
         // No sort: the descriptor's default order, VM_TIME DESC.
       });
-      return data;
+      return { comments: data, total: total ?? data.length };
     },
     async getSideList(vdtCode) {
       const { data } = await dataProvider.getList<VideoRecord>('video', {
@@ -77,7 +89,8 @@ export interface OpenRequest {
 export interface Opened {
   plays: number;
   video: VideoRecord;
-  comments: CommentRecord[];
+  /** The first page of its comments. */
+  comments: CommentPage;
 }
 
 export interface Opening {
@@ -102,7 +115,7 @@ export function openVideo(api: DetailsApi, request: OpenRequest): Opening {
       throw new PlayCountError(error);
     }
     const video = await api.getVideo(request.id);
-    const comments = await api.getComments(video.VdCode ?? '');
+    const comments = await api.getComments(video.VdCode ?? '', 1);
     return { plays, video, comments };
   })();
   return list ? { details, list } : { details };
@@ -115,9 +128,35 @@ export function countPlayLocally(list: readonly VideoRecord[], id: number): Vide
 
 export type NumberedComment = CommentRecord & { floor: number };
 
-/** Floor numbers over comments listed newest first: the newest has the highest number. */
-export function withFloors(comments: readonly CommentRecord[]): NumberedComment[] {
-  return comments.map((c, index) => ({ ...c, floor: comments.length - index }));
+/**
+ * Floor numbers over comments listed newest first: the newest has the highest number, `total`
+ * (the video's comments, of which the first are shown).
+ */
+export function withFloors(comments: readonly CommentRecord[], total = comments.length): NumberedComment[] {
+  return comments.map((c, index) => ({ ...c, floor: total - index }));
+}
+
+/**
+ * The first `pages` pages of a video's comments, as many as were shown (after a comment was
+ * added or deleted), at least the first.
+ */
+export async function loadCommentPages(api: Pick<DetailsApi, 'getComments'>, vdCode: string, pages: number): Promise<CommentPage> {
+  let shown: CommentPage = { comments: [], total: 0 };
+  for (let page = 1; page <= Math.max(1, pages); page++) {
+    const next = await api.getComments(vdCode, page);
+    shown = appendComments(shown, next);
+    if (next.comments.length === 0 || shown.comments.length >= next.total) break;
+  }
+  return shown;
+}
+
+/**
+ * A next page joined to the comments shown, without repeating one (by Id): a comment added since
+ * the last page moved the rest down a place. Its total is the newer one.
+ */
+export function appendComments(shown: CommentPage, next: CommentPage): CommentPage {
+  const ids = new Set(shown.comments.map((c) => String(c.Id)));
+  return { comments: [...shown.comments, ...next.comments.filter((c) => !ids.has(String(c.Id)))], total: next.total };
 }
 
 /** A comment without an author name shows 管理员. */

@@ -2,8 +2,10 @@ import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useDataProvider } from 'react-admin';
 import type { LegacyDataProvider } from '../../dataProvider/index';
 import {
+  appendComments,
   countPlayLocally,
   detailsApi,
+  loadCommentPages,
   openVideo,
   type CommentRecord,
   type DetailsApi,
@@ -13,14 +15,19 @@ import {
 
 export interface VideoDetailsState {
   video: VideoRecord | undefined;
+  /** The comments loaded so far, newest first: the first pages of `commentTotal`. */
   comments: CommentRecord[];
+  commentTotal: number;
   list: VideoRecord[];
   /** The video and its comments are being fetched. */
   loading: boolean;
   listLoading: boolean;
   error: string | undefined;
   listError: string | undefined;
+  /** The pages of comments shown, again (after an add or a delete). */
   reloadComments(): Promise<void>;
+  /** The next page of comments (加载更多). */
+  loadMoreComments(): Promise<void>;
   /** +1 on success (no un-like). */
   like(): Promise<void>;
   /** Opens the current video again (play count, video, comments) after a failure. */
@@ -46,7 +53,12 @@ export function useVideoDetails(id: number, vdtCode: string, api?: DetailsApi): 
   const valid = Number.isInteger(id) && id > 0;
   const [loaded, setLoaded] = useState<{ key: string; error?: string }>({ key: '' });
   const [video, setVideo] = useState<VideoRecord>();
-  const [comments, setComments] = useState<CommentRecord[]>([]);
+  // The comments shown, whose video they are, and how many pages of them were loaded.
+  const [comments, setComments] = useState<{ vdCode?: string; comments: CommentRecord[]; total: number; pages: number }>({
+    comments: [],
+    total: 0,
+    pages: 0,
+  });
   const [listed, setListed] = useState<{ code: string | null; rows: VideoRecord[]; error?: string }>({ code: null, rows: [] });
 
   // The category whose list is shown, and the opening in flight: React's development double
@@ -76,7 +88,7 @@ export function useVideoDetails(id: number, vdtCode: string, api?: DetailsApi): 
       ({ video: v, comments: c }) => {
         if (!live) return;
         setVideo(v);
-        setComments(c);
+        setComments({ ...c, vdCode: v.VdCode, pages: 1 });
         setLoaded({ key });
         if (!reloadList) setListed((l) => ({ ...l, rows: countPlayLocally(l.rows, id) }));
       },
@@ -96,10 +108,19 @@ export function useVideoDetails(id: number, vdtCode: string, api?: DetailsApi): 
   const listError = listed.code === vdtCode ? listed.error : undefined;
 
   const vdCode = video?.VdCode;
+  const shownPages = comments.pages;
+  // A page that arrives once another video is shown is dropped.
   const reloadComments = useCallback(async () => {
     if (!vdCode) return;
-    setComments(await calls.getComments(vdCode));
-  }, [calls, vdCode]);
+    const reloaded = await loadCommentPages(calls, vdCode, shownPages);
+    setComments((shown) => (shown.vdCode === vdCode ? { ...reloaded, vdCode, pages: Math.max(1, shownPages) } : shown));
+  }, [calls, vdCode, shownPages]);
+
+  const loadMoreComments = useCallback(async () => {
+    if (!vdCode) return;
+    const next = await calls.getComments(vdCode, shownPages + 1);
+    setComments((shown) => (shown.vdCode === vdCode ? { ...appendComments(shown, next), vdCode, pages: shownPages + 1 } : shown));
+  }, [calls, vdCode, shownPages]);
 
   const videoId = video?.Id;
   const like = useCallback(async () => {
@@ -114,5 +135,18 @@ export function useVideoDetails(id: number, vdtCode: string, api?: DetailsApi): 
     setAttempt((n) => n + 1);
   }, [listError]);
 
-  return { video, comments, list, loading, listLoading, error, listError, reloadComments, like, retry };
+  return {
+    video,
+    comments: comments.comments,
+    commentTotal: comments.total,
+    list,
+    loading,
+    listLoading,
+    error,
+    listError,
+    reloadComments,
+    loadMoreComments,
+    like,
+    retry,
+  };
 }
