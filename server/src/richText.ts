@@ -75,6 +75,7 @@ let current: Pending | undefined;
 let worker: Worker | undefined;
 let ready = false;
 let nextId = 1;
+let started = 0;
 let jobTimer: NodeJS.Timeout | undefined;
 let idleTimer: NodeJS.Timeout | undefined;
 
@@ -87,6 +88,7 @@ function pump(): void {
   if (!ready) return; // 'ready' pumps again.
   const job = queue.shift()!;
   current = job;
+  started++;
   const w = worker;
   jobTimer = setTimeout(() => drop(w, new RichTextRefused(MSG_TOO_COMPLEX)), richTextWorkerLimits.jobMs);
   w.postMessage({ id: job.id, html: job.html } satisfies RichTextJob);
@@ -154,6 +156,14 @@ export function sanitizeRichText(html: string): Promise<string> {
     queue.push({ id: nextId++, html: String(html ?? ''), resolve, reject });
     pump();
   });
+}
+
+/** Worker threads at most. */
+export const RICH_TEXT_WORKERS = 1;
+
+/** The rich-text work of this process, for tests: texts waiting, being sanitised, started so far; workers ready. */
+export function richTextBacklog(): { queued: number; running: number; started: number; workers: number } {
+  return { queued: queue.length, running: current ? 1 : 0, started, workers: worker && ready ? 1 : 0 };
 }
 
 /** Stops the worker now (it is started again by the next text); for tests and shutdown. */
