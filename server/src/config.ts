@@ -2,6 +2,7 @@
 import path from 'node:path';
 import { usableCpus } from './cpus';
 import { parseAllowedHosts, parseAllowedOrigins } from './plugins/security';
+import { DEFAULT_RICH_TEXT_QUEUE_PER_MEMBER, DEFAULT_RICH_TEXT_QUEUE_TOTAL } from './richText';
 import { partSizeFromEnv } from './storage/multipart';
 
 export interface S3Config {
@@ -61,6 +62,13 @@ export interface Config {
   bodyTimeoutMs: number;
   /** Slowest average rate, bytes a second, at which an upload's body may arrive (UPLOAD_MIN_RATE, 32768). */
   uploadMinRate: number;
+  /**
+   * Characters of rich text a member may have waiting or being sanitised in this process, each text
+   * weighing 1,000 more (RICH_TEXT_QUEUE_PER_MEMBER, 1,000,000); past it 429.
+   */
+  richTextQueuePerMember: number;
+  /** The same for the whole process (RICH_TEXT_QUEUE_TOTAL, 8,000,000); past it 503. */
+  richTextQueueTotal: number;
   /** Server processes (WORKERS, one per core by default): 1 runs one process, more a cluster of workers (cluster.ts). */
   workers: number;
   /**
@@ -139,6 +147,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000) {
     throw new Error(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got ${env.DATABASE_POOL_SIZE}`);
   }
+  const richTextQueueTotal = wholeNumber('RICH_TEXT_QUEUE_TOTAL', env.RICH_TEXT_QUEUE_TOTAL, DEFAULT_RICH_TEXT_QUEUE_TOTAL, 1, 1_000_000_000);
+  const richTextQueuePerMember = wholeNumber(
+    'RICH_TEXT_QUEUE_PER_MEMBER',
+    env.RICH_TEXT_QUEUE_PER_MEMBER,
+    Math.min(DEFAULT_RICH_TEXT_QUEUE_PER_MEMBER, richTextQueueTotal),
+    1,
+    richTextQueueTotal,
+  );
   let s3: S3Config | undefined;
   if (storage === 's3') {
     if (!env.S3_BUCKET) throw new Error('STORAGE=s3 needs S3_BUCKET');
@@ -175,6 +191,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     allowedHosts: parseAllowedHosts(env.ALLOWED_HOSTS),
     bodyTimeoutMs: wholeNumber('BODY_TIMEOUT', env.BODY_TIMEOUT, 30, 1, 3600) * 1000,
     uploadMinRate: wholeNumber('UPLOAD_MIN_RATE', env.UPLOAD_MIN_RATE, 32 * 1024, 1, 1024 * 1024 * 1024),
+    richTextQueuePerMember,
+    richTextQueueTotal,
     // Node runs JavaScript on one core per process: one process per core the system lets us use
     // (a container's CPU quota included).
     workers: wholeNumber('WORKERS', env.WORKERS, usableCpus(), 1, MAX_WORKERS),

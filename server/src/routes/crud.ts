@@ -8,6 +8,7 @@ import { deleteRow, findRow, insertRow, listRows, updateRow, type Row } from '..
 import { parseOrderName } from '../db/orderName';
 import { notFound } from '../errors';
 import { VersionedCache } from '../db/versionedCache';
+import { clientGone } from '../http/clientGone';
 import { MSG_DELETED, ok } from '../http/envelope';
 import { requireAccess, requireOwnership } from '../plugins/permissions';
 import { trimFields, trimmedFields, writeBodySchema } from '../../../schemas/validation';
@@ -42,7 +43,7 @@ export function writeRoute(
   url: string,
   schema: object,
   meta: { tags: string[]; summary: string },
-  handler: (request: FastifyRequest, body: Params) => Promise<unknown>,
+  handler: (request: FastifyRequest, body: Params, reply: FastifyReply) => Promise<unknown>,
 ): void {
   const trimmed = trimmedFields(schema);
   app.route({
@@ -55,7 +56,7 @@ export function writeRoute(
         if (body && typeof body === 'object') trimFields(body, trimmed);
       },
     }),
-    handler: (request) => handler(request, (request.body ?? {}) as Params),
+    handler: (request, reply) => handler(request, (request.body ?? {}) as Params, reply),
   });
 }
 
@@ -169,10 +170,11 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
   }
 
   if (!skip('create', calls.create)) {
-    writeRoute(app, url(calls.create), writeBodySchema(descriptor, 'create'), { tags, summary: `新增${descriptor.label}` }, async (request, body) => {
+    writeRoute(app, url(calls.create), writeBodySchema(descriptor, 'create'), { tags, summary: `新增${descriptor.label}` }, async (request, body, reply) => {
       const member = await requireAccess(request, descriptor, 'create');
       const values: Row = { ...body };
-      await prepareWrite(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, values, undefined);
+      const ctx = { database: app.database, storage: app.storage, member, now: new Date(), signal: clientGone(reply) };
+      await prepareWrite(descriptor, ctx, values, undefined);
       const files = app.files.track(descriptor);
       const row = await insertRow(app.database, descriptor, values, member, files.hook);
       await files.settle();
@@ -181,13 +183,14 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
   }
 
   if (!skip('update', calls.update)) {
-    writeRoute(app, url(calls.update), writeBodySchema(descriptor, 'update'), { tags, summary: `修改${descriptor.label}` }, async (request, body) => {
+    writeRoute(app, url(calls.update), writeBodySchema(descriptor, 'update'), { tags, summary: `修改${descriptor.label}` }, async (request, body, reply) => {
       const member = await requireAccess(request, descriptor, 'edit');
       const existing = await loadById(app, descriptor, body.Id);
       requireOwnership(member, descriptor, 'edit', existing);
       const values: Row = { ...body };
       delete values.Id;
-      await prepareWrite(descriptor, { database: app.database, storage: app.storage, member, now: new Date() }, values, existing);
+      const ctx = { database: app.database, storage: app.storage, member, now: new Date(), signal: clientGone(reply) };
+      await prepareWrite(descriptor, ctx, values, existing);
       // The files the update drops (a replaced video, a handout taken off) go once it commits.
       const files = app.files.track(descriptor);
       const updated = await updateRow(app.database, descriptor, Number(body.Id), values, member, files.hook);

@@ -9,7 +9,7 @@ import { newCode, type MemberRow } from '../auth/members';
 import type { Db } from '../db/database';
 import { anyRow, findRow, maxValue, type Row } from '../db/repository';
 import { badRequest, conflict, type FieldError } from '../errors';
-import { RichTextRefused, sanitizeRichText } from '../richText';
+import { RichTextRefused, sanitizeRichTexts } from '../richText';
 import { parseUploadKey, POLICIES } from '../storage/policies';
 import type { StorageDriver } from '../storage/types';
 import type { UploadKind } from '../../../schemas/types';
@@ -19,6 +19,8 @@ export interface RuleContext {
   storage: StorageDriver;
   member: MemberRow;
   now: Date;
+  /** Aborted once the client has gone: its rich text is dropped, and nothing is stored. */
+  signal?: AbortSignal;
 }
 
 const today = (now: Date) => now.toISOString().slice(0, 10);
@@ -155,15 +157,17 @@ export async function prepareWrite(
   existing: Row | undefined,
 ): Promise<void> {
   const errors: FieldError[] = [];
-  for (const field of fieldsWith(descriptor, 'text/html')) {
-    if (typeof values[field] !== 'string') continue;
-    try {
-      values[field] = await sanitizeRichText(values[field]);
-    } catch (err) {
-      if (!(err instanceof RichTextRefused)) throw err;
-      errors.push({ field, msg: err.message });
-    }
-  }
+  // The write's texts together, in the member's queue (429/503 past its caps, dropped if the client goes).
+  const richFields = fieldsWith(descriptor, 'text/html').filter((field) => typeof values[field] === 'string');
+  const sanitised = await sanitizeRichTexts(
+    richFields.map((field) => values[field] as string),
+    { member: ctx.member.AU_CODE, signal: ctx.signal },
+  );
+  richFields.forEach((field, i) => {
+    const out = sanitised[i]!;
+    if (out instanceof RichTextRefused) errors.push({ field, msg: out.message });
+    else values[field] = out;
+  });
   for (const field of fieldsWith(descriptor, 'application/json')) {
     if (values[field] === undefined) continue;
     const checked = checkFileList(String(values[field]));
