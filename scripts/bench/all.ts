@@ -1,5 +1,5 @@
 // npm run bench: every figure of the "Performance at scale" issue in one command. The server
-// benchmark (run.ts: data set, HTTP figures, 500 MB upload) and then the admin app's (ui.ts:
+// benchmark (run.ts: data set, HTTP figures, 500 MB upload, a rich-text flood) and then the admin app's (ui.ts:
 // bundle, first row, page change, tree, Lighthouse), each in its own process so that neither
 // measures the other's memory; then every budget of both, met or not, in one list, and the server's
 // figures on one process beside one worker per core.
@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { RichTextFloodFigure } from './richTextFlood';
 import type { WorkersRow } from './run';
 
 type Budget = [label: string, met: boolean, value: string];
@@ -52,7 +53,8 @@ for (const [title, file] of [
 }
 // One process beside one worker per core (run.ts's table), in short.
 const latest = path.join(REPO, 'bench-results', 'latest.json');
-const rows = fs.existsSync(latest) ? ((JSON.parse(fs.readFileSync(latest, 'utf8')) as { workers?: WorkersRow[] }).workers ?? []) : [];
+const latestJson = fs.existsSync(latest) ? (JSON.parse(fs.readFileSync(latest, 'utf8')) as { workers?: WorkersRow[]; richTextFlood?: RichTextFloodFigure }) : {};
+const rows = latestJson.workers ?? [];
 if (rows.length > 0) {
   console.log('\n=== One process and one worker per core (req/s, peak RSS MB) ===');
   for (const r of rows) {
@@ -61,6 +63,14 @@ if (rows.length > 0) {
       `  ${r.dialect}, ${r.name}, ${r.connections} connections: 1 worker ${one.rps} req/s (${one.rssMb} MB); ${all.workers} workers ${all.rps} req/s (${all.workerRssMb.join(' + ')} MB, primary ${all.primaryRssMb} MB)`,
     );
   }
+}
+
+// The rich-text flood (run.ts, richTextFlood.ts), in short.
+const flood = latestJson.richTextFlood;
+if (flood) {
+  console.log(`\n=== A rich-text flood by one member (${flood.connections} connections, ${flood.seconds} s) ===`);
+  console.log(`  /health p50 ${flood.health.p50} ms, p99 ${flood.health.p99} ms (before it: p99 ${flood.healthBefore.p99} ms)`);
+  console.log(`  another member's one-line comment p50 ${flood.comment.p50} ms, p99 ${flood.comment.p99} ms, slowest ${flood.comment.max} ms`);
 }
 
 if (failed) {

@@ -3,8 +3,9 @@
 // and measures each call with autocannon (bounded: a few seconds per figure), beside the same
 // statements run in-process on the driver. The first page of the large category and the like
 // counter are measured again on a cluster of one worker per core (WORKERS), beside one process,
-// with the memory of each worker. Then the 500 MB upload. Prints tables and the budgets of issue 6
-// as met or not, and writes bench-results/latest.json.
+// with the memory of each worker. Then the 500 MB upload, and a flood of rich text by one member
+// (richTextFlood.ts: /health and another member's comment meanwhile). Prints tables and the
+// budgets as met or not, and writes bench-results/latest.json.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -30,6 +31,7 @@ import { DEFAULT_LIST_MAX_BYTES } from '../../schemas/lists';
 import { usableCpus } from '../../server/src/cpus';
 import { rssMb, startServerProcess, workerPids } from '../../tests/helpers/serverProcess';
 import { generate, generatePostgres, SIZES } from './generate';
+import { benchRichTextFlood, printRichTextFlood, richTextFloodBudgets, type RichTextFloodFigure } from './richTextFlood';
 import { benchUpload, printUploadFigures, type UploadFigure } from './upload';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -436,6 +438,14 @@ async function main() {
     printUploadFigures(uploads);
   }
 
+  let richTextFlood: RichTextFloodFigure | undefined;
+  if (process.env.BENCH_RICHTEXT !== '0') {
+    console.log('\nRich text: one member floods the rich-text queue…');
+    richTextFlood = await benchRichTextFlood();
+    printRichTextFlood(richTextFlood);
+    budgets.push(...richTextFloodBudgets(richTextFlood));
+  }
+
   fs.mkdirSync('bench-results', { recursive: true });
   fs.writeFileSync(
     'bench-results/latest.json',
@@ -450,6 +460,7 @@ async function main() {
         workers,
         budgets,
         uploads,
+        richTextFlood,
       },
       null,
       2,

@@ -22,6 +22,7 @@ import storagePlugin from './plugins/storage';
 import timeoutsPlugin from './plugins/timeouts';
 import routes from './routes/index';
 import { requestAjv } from './routes/requestSchemas';
+import { richTextQueueLimits } from './richText';
 
 /** Brotli quality of rendered pages: a few milliseconds for the largest page (11 took seconds). */
 const PAGE_BROTLI_QUALITY = 4;
@@ -45,6 +46,9 @@ export interface BuiltApp extends StartupResult {
 const trustHops = (hops: number) => (_address: string, index: number) => index < hops;
 
 export async function buildApp(config: Config): Promise<BuiltApp> {
+  // The rich-text queue is the process's (one app per process; a test's last app sets them).
+  richTextQueueLimits.perMember = config.richTextQueuePerMember;
+  richTextQueueLimits.total = config.richTextQueueTotal;
   const app = Fastify({
     logger: config.logger ? { level: 'info' } : false,
     // Fastify gives a plugin 10 s to start. Loading the AWS SDK for STORAGE=s3, or migrating a

@@ -90,3 +90,20 @@ describe('RENDER_PER_MEMBER and RENDER_BUDGET_MS', () => {
     }
   });
 });
+
+describe('RICH_TEXT_QUEUE_PER_MEMBER and RICH_TEXT_QUEUE_TOTAL', () => {
+  it("are 1,000,000 and 8,000,000 characters by default, whole numbers, a member's share no more than the total", () => {
+    expect(loadConfig({})).toMatchObject({ richTextQueuePerMember: 1_000_000, richTextQueueTotal: 8_000_000 });
+    expect(loadConfig({ RICH_TEXT_QUEUE_PER_MEMBER: '300000', RICH_TEXT_QUEUE_TOTAL: '900000' })).toMatchObject({
+      richTextQueuePerMember: 300_000,
+      richTextQueueTotal: 900_000,
+    });
+    // A total under the default share lowers the share with it.
+    expect(loadConfig({ RICH_TEXT_QUEUE_TOTAL: '400000' })).toMatchObject({ richTextQueuePerMember: 400_000, richTextQueueTotal: 400_000 });
+    for (const bad of ['0', '-1', '2.5', 'many']) {
+      expect(() => loadConfig({ RICH_TEXT_QUEUE_TOTAL: bad }), bad).toThrow(/RICH_TEXT_QUEUE_TOTAL must be a whole number/);
+      expect(() => loadConfig({ RICH_TEXT_QUEUE_PER_MEMBER: bad }), bad).toThrow(/RICH_TEXT_QUEUE_PER_MEMBER must be a whole number/);
+    }
+    expect(() => loadConfig({ RICH_TEXT_QUEUE_PER_MEMBER: '8000001' })).toThrow(/RICH_TEXT_QUEUE_PER_MEMBER must be a whole number from 1 to 8000000/);
+  });
+});

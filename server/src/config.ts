@@ -78,6 +78,13 @@ export interface Config {
   renderBudgetMs: number;
   /** Bytes of one list answer at most (LIST_MAX_BYTES, 4 MiB): rows past it are left to further calls. */
   listMaxBytes: number;
+  /**
+   * Characters of rich text a member may have waiting or being sanitised in this process, each text
+   * weighing 1,000 more (RICH_TEXT_QUEUE_PER_MEMBER, 1,000,000); past it 429.
+   */
+  richTextQueuePerMember: number;
+  /** The same for the whole process (RICH_TEXT_QUEUE_TOTAL, 8,000,000); past it 503. */
+  richTextQueueTotal: number;
   /** Server processes (WORKERS, one per core by default): 1 runs one process, more a cluster of workers (cluster.ts). */
   workers: number;
   /**
@@ -183,6 +190,18 @@ export function parseAllowedHosts(value: string | undefined): string[] {
     });
 }
 
+/**
+ * Rich text a member may have waiting or being sanitised (RICH_TEXT_QUEUE_PER_MEMBER): about ten
+ * of the longest texts (three articles of three long fields), or a thousand short comments: more
+ * than a person saves at once. At 2-3 s for the densest text, its own last text waits some 25 s.
+ */
+export const DEFAULT_RICH_TEXT_QUEUE_PER_MEMBER = 1_000_000;
+/**
+ * Rich text the process holds waiting or being sanitised (RICH_TEXT_QUEUE_TOTAL): eight members at
+ * their share, some 40 MB with their requests.
+ */
+export const DEFAULT_RICH_TEXT_QUEUE_TOTAL = 8_000_000;
+
 /** TIME_ZONE: an IANA zone the runtime knows (Asia/Shanghai by default); a wrong name fails at start. */
 function timeZoneFrom(value: string | undefined): string {
   const zone = value?.trim() || DEFAULT_TIME_ZONE;
@@ -229,6 +248,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (!Number.isInteger(poolSize) || poolSize < 1 || poolSize > 1000) {
     throw new Error(`DATABASE_POOL_SIZE must be a whole number from 1 to 1000, got ${env.DATABASE_POOL_SIZE}`);
   }
+  const richTextQueueTotal = wholeNumber('RICH_TEXT_QUEUE_TOTAL', env.RICH_TEXT_QUEUE_TOTAL, DEFAULT_RICH_TEXT_QUEUE_TOTAL, 1, 1_000_000_000);
+  const richTextQueuePerMember = wholeNumber(
+    'RICH_TEXT_QUEUE_PER_MEMBER',
+    env.RICH_TEXT_QUEUE_PER_MEMBER,
+    Math.min(DEFAULT_RICH_TEXT_QUEUE_PER_MEMBER, richTextQueueTotal),
+    1,
+    richTextQueueTotal,
+  );
   let s3: S3Config | undefined;
   if (storage === 's3') {
     if (!env.S3_BUCKET) throw new Error('STORAGE=s3 needs S3_BUCKET');
@@ -270,6 +297,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderPerMember: wholeNumber('RENDER_PER_MEMBER', env.RENDER_PER_MEMBER, DEFAULT_RENDER_PER_MEMBER, 0, 100),
     renderBudgetMs: wholeNumber('RENDER_BUDGET_MS', env.RENDER_BUDGET_MS, DEFAULT_RENDER_BUDGET_MS, 1, 60_000),
     listMaxBytes: wholeNumber('LIST_MAX_BYTES', env.LIST_MAX_BYTES, DEFAULT_LIST_MAX_BYTES, 16 * 1024, 1024 * 1024 * 1024),
+    richTextQueuePerMember,
+    richTextQueueTotal,
     // Node runs JavaScript on one core per process: one process per core the system lets us use
     // (a container's CPU quota included).
     workers: wholeNumber('WORKERS', env.WORKERS, usableCpus(), 1, MAX_WORKERS),

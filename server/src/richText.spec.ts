@@ -1,16 +1,22 @@
 import { JSDOM } from 'jsdom';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { GOOD_RICH_TEXT, XSS_PAYLOADS } from '../../tests/helpers/xssCorpus';
 import { RICH_TEXT_MAX_DEPTH } from '../../schemas/richText';
 import {
+  MSG_MEMBER_BUSY,
+  MSG_SERVER_BUSY,
   MSG_TOO_COMPLEX,
   MSG_TOO_DEEP,
   MSG_TOO_MANY_NODES,
+  RICH_TEXT_TEXT_WEIGHT,
   RichTextRefused,
+  richTextBacklog,
+  richTextQueueLimits,
   richTextWorkerLimits,
   richTextIsEmpty,
   richTextPlainText,
   sanitizeRichText,
+  sanitizeRichTexts,
   stopRichTextWorker,
 } from './richText';
 
@@ -64,6 +70,74 @@ describe('sanitizeRichText (in the worker)', () => {
     } finally {
       richTextWorkerLimits.jobMs = jobMs;
     }
+  });
+});
+
+describe('the queue: per member, in turn, capped, dropped when the client goes', () => {
+  const defaults = { ...richTextQueueLimits };
+  afterEach(() => Object.assign(richTextQueueLimits, defaults));
+
+  async function until(check: () => boolean): Promise<void> {
+    while (!check()) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
+  it("admits a write whole up to the member's share (429) and the process's (503), nothing of a refused one", async () => {
+    // Texts of 9 characters, each weighing 9 + RICH_TEXT_TEXT_WEIGHT: a share of two, a total of three.
+    const weight = '<p>a1</p>'.length + RICH_TEXT_TEXT_WEIGHT;
+    Object.assign(richTextQueueLimits, { perMember: 2 * weight, total: 3 * weight });
+    const a = sanitizeRichTexts(['<p>a1</p>', '<p>a2</p>'], { member: 'a' });
+    const aAgain = sanitizeRichTexts(['<p>a3</p>'], { member: 'a' });
+    const b = sanitizeRichTexts(['<p>b1</p>', '<p>b2</p>'], { member: 'b' });
+    const bLong = sanitizeRichTexts([`<p>${'长'.repeat(100)}</p>`], { member: 'b' });
+    const b1 = sanitizeRichTexts(['<p>b1</p>'], { member: 'b' });
+    const c = sanitizeRichTexts(['<p>c1</p>'], { member: 'c' });
+    await expect(aAgain).rejects.toMatchObject({ status: 429, message: MSG_MEMBER_BUSY });
+    await expect(b).rejects.toMatchObject({ status: 503, message: MSG_SERVER_BUSY });
+    await expect(bLong).rejects.toMatchObject({ status: 503, message: MSG_SERVER_BUSY });
+    await expect(c).rejects.toMatchObject({ status: 503, message: MSG_SERVER_BUSY });
+    expect(await a).toEqual(['<p>a1</p>', '<p>a2</p>']);
+    expect(await b1).toEqual(['<p>b1</p>']);
+    // A long text weighs its characters: one waiting and a second of 100 more fill a share of two short ones.
+    const d = sanitizeRichTexts(['<p>d1</p>'], { member: 'd' });
+    await expect(sanitizeRichTexts([`<p>${'长'.repeat(100)}</p>`], { member: 'd' })).rejects.toMatchObject({ status: 429 });
+    expect(await d).toEqual(['<p>d1</p>']);
+    // With nothing waiting, a write heavier than a share is admitted (it could never be otherwise).
+    expect(await sanitizeRichTexts(['<p>1</p>', '<p>2</p>', '<p>3</p>', '<p>4</p>'], { member: 'c' })).toHaveLength(4);
+    expect(richTextBacklog()).toMatchObject({ queued: 0, running: 0 });
+  });
+
+  it('answers a refused text as a result beside the others of its write', async () => {
+    const out = await sanitizeRichTexts(['<p>好</p>', '<b>'.repeat(5000)], { member: 'a' });
+    expect(out).toEqual(['<p>好</p>', new RichTextRefused(MSG_TOO_DEEP)]);
+  });
+
+  it('takes members in turn: one text of another member waits for at most one of a flooding member', async () => {
+    const heavy = '<p>x</p>'.repeat(2000);
+    const order: string[] = [];
+    const flood = Array.from({ length: 6 }, (_, i) => sanitizeRichTexts([heavy], { member: 'flood' }).then(() => order.push(`flood ${i}`)));
+    await until(() => richTextBacklog().running === 1);
+    await sanitizeRichTexts(['<p>插队</p>'], { member: 'quick' }).then(() => order.push('quick'));
+    await Promise.all(flood);
+    expect(order.indexOf('quick'), order.join(', ')).toBeLessThanOrEqual(1);
+  });
+
+  it('drops the waiting texts of a client gone, and answers none of its write', async () => {
+    const gone = new AbortController();
+    const heavy = '<p>x</p>'.repeat(2000);
+    const first = sanitizeRichTexts([heavy], { member: 'a', signal: gone.signal });
+    const second = sanitizeRichTexts(['<p>1</p>', '<p>2</p>'], { member: 'a', signal: gone.signal });
+    await until(() => richTextBacklog().running === 1);
+    const started = richTextBacklog().started;
+    gone.abort();
+    // At once, though the first text is still in the worker.
+    expect(richTextBacklog()).toMatchObject({ queued: 0, running: 1 });
+    await expect(first).rejects.toMatchObject({ status: 499 });
+    await expect(second).rejects.toMatchObject({ status: 499 });
+    await until(() => richTextBacklog().running === 0);
+    expect(richTextBacklog().started).toBe(started);
+    // Already gone: refused before queueing.
+    await expect(sanitizeRichTexts(['<p>3</p>'], { member: 'a', signal: gone.signal })).rejects.toMatchObject({ status: 499 });
+    expect(richTextBacklog().started).toBe(started);
   });
 });
 

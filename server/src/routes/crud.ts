@@ -8,6 +8,7 @@ import { deleteRow, findRow, insertRow, listRows, updateRow, type Row } from '..
 import { parseOrderName } from '../db/orderName';
 import { notFound } from '../errors';
 import { VersionedCache } from '../db/versionedCache';
+import { clientGone } from '../http/clientGone';
 import { listAnswer, MSG_DELETED, ok } from '../http/envelope';
 import { requireAccess, requireOwnership } from '../plugins/permissions';
 import { trimFields, trimmedFields, writeBodySchema } from '../../../schemas/validation';
@@ -43,7 +44,7 @@ export function writeRoute(
   url: string,
   schema: object,
   meta: { tags: string[]; summary: string },
-  handler: (request: FastifyRequest, body: Params) => Promise<unknown>,
+  handler: (request: FastifyRequest, body: Params, reply: FastifyReply) => Promise<unknown>,
 ): void {
   const trimmed = trimmedFields(schema);
   app.route({
@@ -56,7 +57,7 @@ export function writeRoute(
         if (body && typeof body === 'object') trimFields(body, trimmed);
       },
     }),
-    handler: (request) => handler(request, (request.body ?? {}) as Params),
+    handler: (request, reply) => handler(request, (request.body ?? {}) as Params, reply),
   });
 }
 
@@ -145,9 +146,12 @@ async function sendAnswer(request: FastifyRequest, reply: FastifyReply, key: str
 
 const answerKey = (descriptor: ResourceDescriptor, call: string, params: Params) => `${descriptor.resource}/${call}\n${JSON.stringify(params)}`;
 
-/** What the rules of one write need: the stores, the member, and the time now in the business zone. */
-function ruleContext(app: FastifyInstance, member: MemberRow): RuleContext {
-  return { database: app.database, storage: app.storage, member, now: new Date(), timeZone: app.config.timeZone };
+/**
+ * What the rules of one write need: the stores, the member, the time now in the business zone, and
+ * (for a write's reply) a signal of its client gone, which drops its rich text unsaved.
+ */
+function ruleContext(app: FastifyInstance, member: MemberRow, reply?: FastifyReply): RuleContext {
+  return { database: app.database, storage: app.storage, member, now: new Date(), timeZone: app.config.timeZone, ...(reply ? { signal: clientGone(reply) } : {}) };
 }
 
 async function loadById(app: FastifyInstance, descriptor: ResourceDescriptor, id: unknown): Promise<Row> {
@@ -187,10 +191,10 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
   }
 
   if (!skip('create', calls.create)) {
-    writeRoute(app, url(calls.create), writeBodySchema(descriptor, 'create'), { tags, summary: `新增${descriptor.label}` }, async (request, body) => {
+    writeRoute(app, url(calls.create), writeBodySchema(descriptor, 'create'), { tags, summary: `新增${descriptor.label}` }, async (request, body, reply) => {
       const member = await requireAccess(request, descriptor, 'create');
       const values: Row = { ...body };
-      await prepareWrite(descriptor, ruleContext(app, member), values, undefined);
+      await prepareWrite(descriptor, ruleContext(app, member, reply), values, undefined);
       const files = app.files.track(descriptor);
       const row = await insertRow(app.database, descriptor, values, member, files.hook);
       await files.settle();
@@ -199,13 +203,13 @@ export function registerCrud(app: FastifyInstance, descriptor: ResourceDescripto
   }
 
   if (!skip('update', calls.update)) {
-    writeRoute(app, url(calls.update), writeBodySchema(descriptor, 'update'), { tags, summary: `修改${descriptor.label}` }, async (request, body) => {
+    writeRoute(app, url(calls.update), writeBodySchema(descriptor, 'update'), { tags, summary: `修改${descriptor.label}` }, async (request, body, reply) => {
       const member = await requireAccess(request, descriptor, 'edit');
       const existing = await loadById(app, descriptor, body.Id);
       requireOwnership(member, descriptor, 'edit', existing);
       const values: Row = { ...body };
       delete values.Id;
-      await prepareWrite(descriptor, ruleContext(app, member), values, existing);
+      await prepareWrite(descriptor, ruleContext(app, member, reply), values, existing);
       // The files the update drops (a replaced video, a handout taken off) go once it commits.
       const files = app.files.track(descriptor);
       const updated = await updateRow(app.database, descriptor, Number(body.Id), values, member, files.hook);

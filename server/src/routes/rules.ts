@@ -10,7 +10,7 @@ import { newCode, type MemberRow } from '../auth/members';
 import type { Db } from '../db/database';
 import { anyRow, findRow, maxValue, type Row } from '../db/repository';
 import { badRequest, conflict, type FieldError } from '../errors';
-import { RichTextRefused, sanitizeRichText } from '../richText';
+import { RichTextRefused, sanitizeRichTexts } from '../richText';
 import { parseUploadKey, POLICIES } from '../storage/policies';
 import type { StorageDriver } from '../storage/types';
 import type { UploadKind } from '../../../schemas/types';
@@ -22,6 +22,8 @@ export interface RuleContext {
   now: Date;
   /** The business time zone (config.timeZone): a 'today' default is that zone's day. */
   timeZone: string;
+  /** Aborted once the client has gone: its rich text is dropped, and nothing is stored. */
+  signal?: AbortSignal;
 }
 
 /** Longest parent chain walked when looking for a cycle; deeper trees are refused. */
@@ -156,15 +158,17 @@ export async function prepareWrite(
   existing: Row | undefined,
 ): Promise<void> {
   const errors: FieldError[] = [];
-  for (const field of fieldsWith(descriptor, 'text/html')) {
-    if (typeof values[field] !== 'string') continue;
-    try {
-      values[field] = await sanitizeRichText(values[field]);
-    } catch (err) {
-      if (!(err instanceof RichTextRefused)) throw err;
-      errors.push({ field, msg: err.message });
-    }
-  }
+  // The write's texts together, in the member's queue (429/503 past its caps, dropped if the client goes).
+  const richFields = fieldsWith(descriptor, 'text/html').filter((field) => typeof values[field] === 'string');
+  const sanitised = await sanitizeRichTexts(
+    richFields.map((field) => values[field] as string),
+    { member: ctx.member.AU_CODE, signal: ctx.signal },
+  );
+  richFields.forEach((field, i) => {
+    const out = sanitised[i]!;
+    if (out instanceof RichTextRefused) errors.push({ field, msg: out.message });
+    else values[field] = out;
+  });
   for (const field of fieldsWith(descriptor, 'application/json')) {
     if (values[field] === undefined) continue;
     const checked = checkFileList(String(values[field]));
