@@ -107,7 +107,8 @@ function slowBuild(): string {
   fs.writeFileSync(path.join(dir, '.ssr', '.vite', 'manifest.json'), JSON.stringify({ 'render.mjs': { file: 'render.mjs', isEntry: true } }));
   fs.writeFileSync(
     path.join(dir, '.ssr', 'render.mjs'),
-    `export async function renderPage(url, httpClient, cookies, signal) {
+    `export function setTimeZone() {}
+    export async function renderPage(url, httpClient, cookies, signal) {
       if (url.startsWith('/slow')) {
         await new Promise((resolve) => {
           const timer = setTimeout(resolve, 20000);
