@@ -3,6 +3,7 @@
 // before → after). A member who is not an administrator has no such menu entry and gets 无权限
 // on a deep link.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { dayIn, DEFAULT_TIME_ZONE } from '../../schemas/businessTime';
 import {
   a11yAudit,
   ADMIN_PASSWORD,
@@ -57,8 +58,8 @@ describe('操作日志', () => {
     const cells = (await row.getByRole('cell').allInnerTexts()).map((t) => t.trim());
     expect(cells.slice(1, 5)).toEqual(['管理员', '修改', '视频分类', renamed]);
     expect(cells[0]).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/);
-    // Shown in the browser's time: within a few minutes of now.
-    const shown = new Date(cells[0]!.replace(' ', 'T')).getTime();
+    // Shown in the business time zone (Asia/Shanghai, UTC+8, the browser being elsewhere): within a few minutes of now.
+    const shown = new Date(`${cells[0]!.replace(' ', 'T')}+08:00`).getTime();
     expect(Math.abs(shown - started)).toBeLessThan(10 * 60_000);
     // Read only.
     for (const name of ['新增', '添加', '编辑', '删除']) {
@@ -81,29 +82,26 @@ describe('操作日志', () => {
     await page.getByText('共 1 条').waitFor();
   });
 
-  it('filters by 操作人 and by the browser’s own days, and says why a range is refused', async () => {
+  it('filters by 操作人 and by the business time zone’s days, and says why a range is refused', async () => {
     const { page } = s;
     await page.getByRole('combobox', { name: /^操作人/ }).click();
     await page.getByRole('option', { name: '管理员 (admin)', exact: true }).click();
     await page.getByText('共 1 条').waitFor();
-    // YYYY-MM-DD of the browser's today and tomorrow.
-    const [today, tomorrow] = await page.evaluate(() => {
-      const day = (d: Date) => `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, '0')}-${String(d.getDate()).padStart(2, '0')}`;
-      const now = new Date();
-      return [day(now), day(new Date(now.getFullYear(), now.getMonth(), now.getDate() + 1))];
-    });
+    // YYYY-MM-DD of today and tomorrow in the business time zone (not the browser's).
+    const today = dayIn(DEFAULT_TIME_ZONE);
+    const tomorrow = new Date(Date.parse(`${today}T12:00:00Z`) + 86_400_000).toISOString().slice(0, 10);
     const from = (day: string) => fillDate(page, '开始日期', day);
     const to = (day: string) => fillDate(page, '结束日期', day);
-    await to(today!);
-    await from(today!);
+    await to(today);
+    await from(today);
     await rowOf(page, renamed).waitFor();
     await page.getByText('共 1 条').waitFor();
     // A range that ends before it starts is refused by the server: the list says why.
-    await from(tomorrow!);
+    await from(tomorrow);
     await page.getByRole('alert').filter({ hasText: '操作日志加载失败：开始时间不能晚于结束时间' }).waitFor();
-    await to(tomorrow!);
+    await to(tomorrow);
     await page.getByText('暂无数据').waitFor();
-    await from(today!);
+    await from(today);
     await rowOf(page, renamed).waitFor();
   });
 

@@ -175,10 +175,25 @@ beforeAll(async () => {
 
 beforeEach(() => resetReports(reports));
 
+/**
+ * 视频详情 shows comments 15 at a time: 加载更多 until every one is there. The click is dispatched:
+ * raw payloads that move (marquee, animations) never let the button be "stable" for a real click.
+ */
+async function showEveryComment(page: Page): Promise<void> {
+  const more = page.getByRole('button', { name: '加载更多' });
+  await page.waitForLoadState('networkidle');
+  // Each round brings 15 more; a few spare rounds for one spent while a page was still loading.
+  for (let round = 0; round < Math.ceil(XSS_PAYLOADS.length / 15) + 5 && (await more.isVisible()); round++) {
+    if (await more.isEnabled({ timeout: 1000 }).catch(() => false)) await more.dispatchEvent('click', undefined, { timeout: 1000 }).catch(() => undefined);
+    await page.waitForLoadState('networkidle');
+  }
+}
+
 describe('hostile comments on the video details page', () => {
   it(`shows all ${XSS_PAYLOADS.length} comments as text, running nothing`, async () => {
     const { page } = s;
     await page.goto(`/Knowledge/VideoView/Details?Id=${videoId}&VdtCode=${vdtCode}`);
+    await showEveryComment(page);
     for (const p of XSS_PAYLOADS) await page.getByText(marker(p.id), { exact: true }).waitFor();
     await settle(page);
     // Hover and click the comments, for handlers that need a person.
@@ -294,6 +309,7 @@ describe('raw hostile HTML with the CSP bypassed: the app’s sanitiser alone', 
   it('shows every raw payload in the comments without running any', async () => {
     // The binding works in this context: a script of the test itself can call it.
     await page.goto(`/Knowledge/VideoView/Details?Id=${videoId}&VdtCode=${vdtCode}`);
+    await showEveryComment(page);
     for (const p of XSS_PAYLOADS) await page.getByText(marker(p.id), { exact: true }).waitFor();
     await settle(page);
     await page.mouse.move(300, 400);
