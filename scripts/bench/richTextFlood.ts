@@ -9,10 +9,10 @@
 // request still costs the server its 100 KB body (parsed and validated), which /health feels.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { droppableCall, type DroppableCall } from '../../tests/helpers/droppableCall';
 import { rssMb, startServerProcess } from '../../tests/helpers/serverProcess';
 
 const SECONDS = Number(process.env.BENCH_RICHTEXT_SECONDS ?? 8);
@@ -53,24 +53,9 @@ function latencies(ms: number[]): Latencies {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** A JSON call on a connection of its own (`drop` closes it); resolves with the status, or undefined once dropped. */
-function post(base: string, cookie: string, call: string, body: unknown): { status: Promise<number | undefined>; drop(): void } {
-  const data = JSON.stringify(body);
-  const req = http.request(`${base}${call}`, {
-    method: 'POST',
-    agent: false,
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), cookie },
-  });
-  const status = new Promise<number | undefined>((resolve) => {
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
-    });
-    req.on('error', () => resolve(undefined));
-    req.on('close', () => resolve(undefined));
-  });
-  req.end(data);
-  return { status, drop: () => req.destroy() };
+/** A JSON call on a connection of its own (`drop` closes it). */
+function post(base: string, cookie: string, call: string, body: unknown): DroppableCall {
+  return droppableCall(`${base}${call}`, cookie, body);
 }
 
 /** /health every 50 ms while `go()` holds (and for at most `ms`). */

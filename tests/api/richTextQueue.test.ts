@@ -4,7 +4,7 @@
 // after 3 s still held it for 56 s and were all stored; 400 left 13 minutes of backlog and 305 MB.
 // The server runs in this process, so that the queue itself can be read (richTextBacklog): the
 // tests wait on counts, not on guessed delays.
-import http from 'node:http';
+import { droppableCall, type DroppableCall } from '../helpers/droppableCall';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RICH_TEXT_WORKERS, richTextBacklog } from '../../server/src/richText';
 import { startServer, type Client } from '../helpers/server';
@@ -27,27 +27,9 @@ async function waitFor(check: () => boolean, what: string, ms = 30_000): Promise
   }
 }
 
-/**
- * A comment on a connection of its own, which `drop` closes as a client going away does (fetch's
- * abort leaves the pool opening spare connections, which then hold the server's close for a minute).
- */
-function post(client: Client, VdCode: string, VmDes: string): { status: Promise<number | undefined>; drop(): void } {
-  const body = JSON.stringify({ VdCode, VmDes });
-  const req = http.request(`${client.baseUrl}/Ajax/AddVideoMessage`, {
-    method: 'POST',
-    agent: false,
-    headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), cookie: client.cookie },
-  });
-  const status = new Promise<number | undefined>((resolve) => {
-    req.on('response', (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode));
-    });
-    req.on('error', () => resolve(undefined));
-    req.on('close', () => resolve(undefined));
-  });
-  req.end(body);
-  return { status, drop: () => req.destroy() };
+/** A comment on a connection of its own, which `drop` closes. */
+function post(client: Client, VdCode: string, VmDes: string): DroppableCall {
+  return droppableCall(`${client.baseUrl}/Ajax/AddVideoMessage`, client.cookie, { VdCode, VmDes });
 }
 
 const idle = () => {
