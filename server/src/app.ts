@@ -13,6 +13,7 @@ import { startupData, uploadSecret, type StartupResult } from './bootstrap';
 import { badRequest, unauthorized } from './errors';
 import { unstorableValue } from './http/unstorable';
 import { appPages } from './http/pages';
+import { loggerOptions, ShortRequestLog } from './log';
 import databasePlugin from './plugins/database';
 import errorsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/errors';
 import filesPlugin from './plugins/files';
@@ -50,7 +51,9 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   richTextQueueLimits.perMember = config.richTextQueuePerMember;
   richTextQueueLimits.total = config.richTextQueueTotal;
   const app = Fastify({
-    logger: config.logger ? { level: 'info' } : false,
+    // Short readable lines (log.ts): warnings and errors always, one per request with LOG=1.
+    logger: loggerOptions(config.log, config.timeZone),
+    logController: new ShortRequestLog(),
     // Fastify gives a plugin 10 s to start. Loading the AWS SDK for STORAGE=s3, or migrating a
     // database, can take longer on a slow host; a slow start is better than a refusal to start.
     pluginTimeout: 120_000,

@@ -55,7 +55,7 @@ export async function ensureAdmin(database: Db, config: Config): Promise<{ creat
   return created ? { created, generatedPassword } : { created: false };
 }
 
-/** Passwords made up at this start: the only time they are known, printed once (printGeneratedPasswords). */
+/** Passwords made up at this start: the only time they are known, printed once (generatedPasswordsBlock). */
 export interface StartupResult {
   /** Set when the built-in administrator was just created with a generated password. */
   generatedAdminPassword?: string | undefined;
@@ -90,13 +90,15 @@ export async function runStartupWork(config: Config): Promise<StartupResult> {
   }
 }
 
-/** Prints the passwords made up at this start, once: the only time they are shown. */
-export function printGeneratedPasswords({ generatedAdminPassword, generatedDemoStaffPassword }: StartupResult): void {
-  if (generatedAdminPassword) {
-    console.log(`\n  内置管理员已创建 (built-in administrator created)\n  用户名 ${ADMIN_USER}  密码 ${generatedAdminPassword}\n`);
-  }
-  if (generatedDemoStaffPassword) {
-    // The demo's staff member (DEMO_DATA), unless DEMO_STAFF_PASSWORD set its password.
-    console.log(`\n  演示员工已创建 (demo staff member created)\n  用户名 staff  密码 ${generatedDemoStaffPassword}\n`);
-  }
+/**
+ * The passwords made up at this start, shown once, as one block printed with the address (so that
+ * it sits at the end of the start-up lines); empty when none was made up.
+ */
+export function generatedPasswordsBlock({ generatedAdminPassword, generatedDemoStaffPassword }: StartupResult): string {
+  const lines: string[] = [];
+  if (generatedAdminPassword) lines.push(`  内置管理员已创建 (built-in administrator created)  用户名 ${ADMIN_USER}  密码 ${generatedAdminPassword}`);
+  // The demo's staff member (DEMO_DATA), unless DEMO_STAFF_PASSWORD set its password.
+  if (generatedDemoStaffPassword) lines.push(`  演示员工已创建 (demo staff member created)          用户名 staff  密码 ${generatedDemoStaffPassword}`);
+  if (lines.length === 0) return '';
+  return ['', '', '  ── 只显示这一次的密码，登录后请修改 (passwords shown only now; change them after logging in) ──', ...lines, ''].join('\n');
 }

@@ -10,7 +10,8 @@
 // finishes the requests and uploads in flight, for at most DRAIN_TIMEOUT_MS; then all exit.
 import cluster, { type Worker } from 'node:cluster';
 import type { FastifyInstance } from 'fastify';
-import { printGeneratedPasswords, runStartupWork } from './bootstrap';
+import type { Readable } from 'node:stream';
+import { generatedPasswordsBlock, runStartupWork, type StartupResult } from './bootstrap';
 import type { Config } from './config';
 
 /** Longest wait at a stop for the requests in flight (a large upload among them); then the process exits anyway. */
@@ -36,15 +37,39 @@ const isListening = (message: unknown): message is ListeningMessage =>
 /** The line tests and benchmarks read the address from: printed once, when the server answers. */
 const addressLine = (address: string) => `知识学习后台: ${address}/  (API docs: /docs)`;
 
+/** The address, and below it the passwords made up at this start: the last lines of a start. */
+const printReady = (address: string, startup: StartupResult) => console.log(addressLine(address) + generatedPasswordsBlock(startup));
+
+/** A worker's output longer than this without a line end is passed on as it is. */
+const MAX_PARTIAL_LINE = 64 * 1024;
+
+/**
+ * Passes a worker's output on in whole lines. Workers that wrote to the terminal themselves would
+ * splice their lines together when two write at once (a pipe keeps only short writes whole).
+ */
+export function relayWholeLines(from: Readable | null, to: NodeJS.WritableStream): void {
+  if (!from) return;
+  let partial = '';
+  from.setEncoding('utf8');
+  from.on('data', (chunk: string) => {
+    const text = partial + chunk;
+    const end = text.length > MAX_PARTIAL_LINE ? text.length : text.lastIndexOf('\n') + 1;
+    partial = text.slice(end);
+    if (end > 0) to.write(text.slice(0, end));
+  });
+  from.on('end', () => {
+    if (partial) to.write(`${partial}\n`);
+  });
+}
+
 /** One process: builds the app with its start-up work, prints the passwords it made up, listens. */
 export async function runSingle(config: Config): Promise<void> {
   const { buildApp } = await import('./app');
   const built = await buildApp(config);
-  printGeneratedPasswords(built);
   stopOnSignal(built.app);
   // The address actually bound (PORT=0 picks a free port).
   const address = await built.app.listen({ port: config.port, host: config.host });
-  console.log(addressLine(address));
+  printReady(address, built);
 }
 
 /** A worker of the cluster: the app without the start-up work, on the primary's socket. */
@@ -94,7 +119,9 @@ interface WorkerState {
 
 /** The primary: start-up work once, then `config.workers` workers, kept at that number until a stop. */
 export async function runPrimary(config: Config): Promise<void> {
-  printGeneratedPasswords(await runStartupWork(config));
+  const startup = await runStartupWork(config);
+  // Workers write through the primary (relayWholeLines), never straight to the terminal.
+  cluster.setupPrimary({ silent: true });
 
   const workers = new Map<Worker, WorkerState>();
   let announced = false;
@@ -105,6 +132,8 @@ export async function runPrimary(config: Config): Promise<void> {
 
   const fork = (housekeeping: boolean) => {
     const worker = cluster.fork({ [HOUSEKEEPING_ENV]: housekeeping ? '1' : '0' });
+    relayWholeLines(worker.process.stdout, process.stdout);
+    relayWholeLines(worker.process.stderr, process.stderr);
     workers.set(worker, { housekeeping, forkedAt: Date.now(), listening: false });
   };
 
@@ -129,7 +158,7 @@ export async function runPrimary(config: Config): Promise<void> {
     console.log(`工作进程 ${worker.id} 已就绪 (worker ${worker.id} ready, pid ${worker.process.pid})`);
     if (!announced && !stopping && [...workers.values()].every((w) => w.listening)) {
       announced = true;
-      console.log(addressLine(message.address));
+      printReady(message.address, startup);
     }
   });
 

@@ -37,8 +37,8 @@ export interface Config {
   publicDir: string;
   /** Mark the session cookie Secure (set when served over https). */
   cookieSecure: boolean;
-  /** Log requests (off in tests). */
-  logger: boolean;
+  /** What the log shows (LOG): errors, warnings too (the default), or a line per request too. */
+  log: LogMode;
   /** The business time zone (TIME_ZONE): "today", day boundaries, every date and time shown. */
   timeZone: string;
   /** Part size in bytes of uploads in parts (UPLOAD_PART_SIZE). */
@@ -209,6 +209,18 @@ function timeZoneFrom(value: string | undefined): string {
   return zone;
 }
 
+/** LOG: `errors` (0), `warnings` (the default) or `requests` (1): each adds to the one before. */
+export type LogMode = 'errors' | 'warnings' | 'requests';
+
+/** LOG: 1 (or requests) adds a line per request; 0 (or errors) leaves errors only; unset: warnings and errors. */
+function logModeFrom(value: string | undefined): LogMode {
+  const word = value?.trim().toLowerCase() ?? '';
+  if (word === '' || word === 'warnings') return 'warnings';
+  if (['1', 'true', 'yes', 'on', 'requests'].includes(word)) return 'requests';
+  if (['0', 'false', 'no', 'off', 'errors'].includes(word)) return 'errors';
+  throw new Error(`LOG must be 1 (a line per request too), 0 (errors only) or empty (warnings and errors), got ${value}`);
+}
+
 /** UPLOAD_QUOTA_MB_PER_DAY in bytes: whole megabytes (MiB), 0 for no limit. */
 function quotaFrom(value: string | undefined): number {
   if (value === undefined || value === '') return DEFAULT_UPLOAD_QUOTA_MB * 1024 * 1024;
@@ -282,7 +294,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demoData: flag(env.DEMO_DATA, true),
     publicDir: path.resolve(env.PUBLIC_DIR || './dist'),
     cookieSecure: flag(env.COOKIE_SECURE, false),
-    logger: flag(env.LOG, true),
+    log: logModeFrom(env.LOG),
     timeZone: timeZoneFrom(env.TIME_ZONE),
     uploadPartSize: partSizeFromEnv(env),
     uploadQuotaBytesPerDay: quotaFrom(env.UPLOAD_QUOTA_MB_PER_DAY),

@@ -2,7 +2,7 @@
 // product: video categories and playable videos, comments, websites, the four document
 // catalogues, unified answers, and a staff member with limited permissions, whose password is
 // DEMO_STAFF_PASSWORD or, unset, made up here and printed once at start (bootstrap.ts,
-// printGeneratedPasswords), as the administrator's is: a demo server reachable by others has no
+// generatedPasswordsBlock), as the administrator's is: a demo server reachable by others has no
 // published password.
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
