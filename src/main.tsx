@@ -7,7 +7,7 @@ import { App } from './App';
 import { fetchJson } from './http/index';
 import { createProviders } from './providers';
 import { preloadScreen } from './screens';
-import { readPageState, storeMatches } from './ssr/pageState';
+import { pageSession, readPageState, storeMatches } from './ssr/pageState';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
@@ -16,7 +16,7 @@ if (!root) throw new Error('#root is missing from index.html');
 const SERVER_ANSWERS_FRESH_MS = 10_000;
 
 const page = readPageState();
-const providers = createProviders(localStorageStore(), fetchJson, page?.member);
+const providers = createProviders(localStorageStore(), fetchJson, pageSession(page));
 // The answers a page rendered by the server was rendered with: the takeover renders from them,
 // without asking for them again as its components mount.
 if (page) {
@@ -25,7 +25,8 @@ if (page) {
 }
 
 // Both leave at once: the code of the screen at this address and, on a page the server did not
-// render, the session (our authProvider keeps the answer for react-admin and for useMember).
+// render, the session (our authProvider keeps the answer for react-admin and for useMember; on a
+// page sent without a session it answers at once, without asking).
 const screenCode = preloadScreen(window.location.pathname);
 const session = page ? undefined : providers.authProvider.getCurrentMember().catch(() => undefined);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SCREENS, screenLink } from '../schemas/index';
-import { APP_TITLE, screenAt, titleAt } from './navigation';
+import { APP_TITLE, documentTitle, screenAt, titleAt } from './navigation';
 
 const at = (url: string) => {
   const { pathname, search } = new URL(url, 'http://app');
@@ -30,5 +30,14 @@ describe("the page's title", () => {
   it("is 首页 at home and the app's name where no screen is", () => {
     expect(titleAt(at('/'))).toBe('首页');
     expect(titleAt(at('/Knowledge/NoSuchScreen'))).toBe(APP_TITLE);
+  });
+});
+
+describe("the browser tab's title", () => {
+  it("is the page's title, a space-hyphen-space, then the app's name; the app's name alone where no screen is", () => {
+    expect(documentTitle('视频学习编辑')).toBe('视频学习编辑 - 知识学习后台');
+    expect(documentTitle(titleAt(at('/')))).toBe('首页 - 知识学习后台');
+    expect(documentTitle(titleAt(at('/Knowledge/Article/Catalogue?type=1')))).toBe('法律法规 - 知识学习后台');
+    expect(documentTitle(titleAt(at('/Knowledge/NoSuchScreen')))).toBe('知识学习后台');
   });
 });

@@ -56,3 +56,8 @@ export function titleAt(location: Pick<Location, 'pathname' | 'search'>): string
   const entry = MENU_ENTRIES.find((e) => e.screen === screen && isCurrent(e, location));
   return entry?.label ?? screen.label;
 }
+
+/** The browser tab's title for a page titled `title`: it, then the app's name (alone where no screen is). */
+export function documentTitle(title: string): string {
+  return title === APP_TITLE ? APP_TITLE : `${title} - ${APP_TITLE}`;
+}

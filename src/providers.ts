@@ -24,14 +24,17 @@ export interface Providers {
   store: Store;
 }
 
-/** `sessionMember`: the member a page rendered by the server was rendered for. */
-export function createProviders(store: Store, httpClient: HttpClient = fetchJson, sessionMember?: CurrentMember): Providers {
+/**
+ * `session`: the member a page rendered by the server was rendered for; null when the page says that
+ * there is no session; undefined: unknown (the authProvider asks).
+ */
+export function createProviders(store: Store, httpClient: HttpClient = fetchJson, session?: CurrentMember | null): Providers {
   // react-admin renders nothing until the stored locale is the i18nProvider's, then everything
   // again: a first visit (nothing stored) would render the app only in that second pass.
   if (store.getItem('locale') === undefined) store.setItem('locale', APP_LOCALE);
   return {
     dataProvider: legacyDataProvider('', httpClient),
-    authProvider: createAuthProvider('', httpClient, sessionMember),
+    authProvider: createAuthProvider('', httpClient, session),
     queryClient: new QueryClient({ defaultOptions: { queries: { retry: retryQuery } } }),
     store,
   };

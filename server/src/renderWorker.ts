@@ -10,6 +10,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 export interface RenderedPage {
   html: string;
   head: string;
+  /** The browser tab's title, as HTML (its text escaped). */
+  title: string;
   state: string;
   renders: number;
 }

@@ -273,30 +273,99 @@ describe('createAuthProvider', () => {
     expect(calls('GetCurrentMember')[0]![1]?.method).toBe('POST');
   });
 
-  it('rejects checkAuth when the session is gone', async () => {
+  it('rejects checkAuth quietly when there is no session: react-admin shows the login page without a notification', async () => {
     const { client } = server({ GetCurrentMember: [unauthorized()] });
-    await expect(createAuthProvider(API, client).checkAuth({})).rejects.toMatchObject({ status: 401, message: '请先登录' });
+    await expect(createAuthProvider(API, client).checkAuth({})).rejects.toEqual({ status: 401, message: false });
   });
 
-  it('asks again after a failed check', async () => {
-    const { client, calls } = server({ GetCurrentMember: [unauthorized(), ok(MEMBER)] });
+  it('asks no more once the server said there is no session, until a login', async () => {
+    const { client, calls } = server({ GetCurrentMember: [unauthorized()], Login: [ok(MEMBER)] });
+    const auth = createAuthProvider(API, client);
+    await expect(auth.checkAuth({})).rejects.toMatchObject({ status: 401 });
+    await expect(auth.getPermissions!({})).rejects.toMatchObject({ status: 401, message: false });
+    await expect(auth.getIdentity!()).rejects.toMatchObject({ status: 401 });
+    expect(await auth.canAccess!({ resource: 'video', action: 'list' })).toBe(false);
+    expect(calls('GetCurrentMember')).toHaveLength(1);
+    await auth.login({ username: 'zhangsan', password: 'secret1' });
+    await expect(auth.checkAuth({})).resolves.toBeUndefined();
+  });
+
+  it('asks again after a check that failed otherwise (the network, the server)', async () => {
+    const { client, calls } = server({ GetCurrentMember: [answer(500, { code: 500, msg: '服务器错误' }), ok(MEMBER)] });
     const auth = createAuthProvider(API, client);
     await expect(auth.checkAuth({})).rejects.toBeInstanceOf(HttpError);
     await expect(auth.checkAuth({})).resolves.toBeUndefined();
     expect(calls('GetCurrentMember')).toHaveLength(2);
   });
 
-  it('logs out, never rejects, and fetches the member again afterwards', async () => {
+  it('asks nothing on a page that says there is no session (null): the login page shows without a request', async () => {
+    const { client } = server({});
+    const auth = createAuthProvider(API, client, null);
+    await expect(auth.checkAuth({})).rejects.toEqual({ status: 401, message: false });
+    await expect(auth.getPermissions!({})).rejects.toMatchObject({ status: 401 });
+    await expect(auth.getCurrentMember()).rejects.toMatchObject({ status: 401 });
+    expect(auth.knownMember()).toBeUndefined();
+    // Nothing to end either.
+    await expect(auth.logout({})).resolves.toBeUndefined();
+    expect(client).not.toHaveBeenCalled();
+  });
+
+  it('logs out, never rejects, and asks for no session afterwards until the next login', async () => {
     const { client, calls } = server({
-      GetCurrentMember: [ok(MEMBER), ok({ ...MEMBER, AuName: '张三丰' })],
+      GetCurrentMember: [ok(MEMBER)],
       Logout: [answer(500, { code: 500, msg: '服务器错误' })],
+      Login: [ok({ ...MEMBER, AuName: '张三丰' })],
     });
     const auth = createAuthProvider(API, client);
     await auth.checkAuth({});
     await expect(auth.logout({})).resolves.toBeUndefined();
     expect(calls('Logout')[0]![1]?.method).toBe('POST');
+    await expect(auth.checkAuth({})).rejects.toEqual({ status: 401, message: false });
+    expect(calls('GetCurrentMember')).toHaveLength(1);
+    await auth.login({ username: 'zhangsan', password: 'secret1' });
     expect(await auth.getIdentity!()).toMatchObject({ fullName: '张三丰' });
-    expect(calls('GetCurrentMember')).toHaveLength(2);
+  });
+
+  describe('where login goes: never to the page of a session that ended in this page for another member', () => {
+    const OTHER: CurrentMember = { ...MEMBER, AuCode: 'U2', AuName: '李四', UserName: 'lisi' };
+
+    it('names nothing on a first login: react-admin goes to the page first asked for, or home', async () => {
+      const { client } = server({ Login: [ok(MEMBER)] });
+      await expect(createAuthProvider(API, client, null).login({ username: 'zhangsan', password: 'x' })).resolves.toBeUndefined();
+    });
+
+    it('goes home after another member logged out', async () => {
+      const { client } = server({ Logout: [ok(null)], Login: [ok(OTHER)] });
+      const auth = createAuthProvider(API, client, MEMBER);
+      await auth.logout({});
+      await expect(auth.login({ username: 'lisi', password: 'x' })).resolves.toEqual({ redirectTo: '/' });
+    });
+
+    it("goes home after another member's session was refused (401)", async () => {
+      const { client } = server({ Login: [ok(OTHER)], Logout: [ok(null)] });
+      const auth = createAuthProvider(API, client, MEMBER);
+      await expect(auth.checkError(new HttpError('请先登录', 401, {}))).rejects.toBeDefined();
+      await auth.logout({});
+      await expect(auth.login({ username: 'lisi', password: 'x' })).resolves.toEqual({ redirectTo: '/' });
+    });
+
+    it('names nothing when the same member logs in again: back to where they were', async () => {
+      const { client } = server({ GetCurrentMember: [ok(MEMBER)], Logout: [ok(null)], Login: [ok(MEMBER), ok(OTHER)] });
+      const auth = createAuthProvider(API, client);
+      await auth.checkAuth({});
+      await expect(auth.checkError(new HttpError('请先登录', 401, {}))).rejects.toBeDefined();
+      await expect(auth.login({ username: 'zhangsan', password: 'x' })).resolves.toBeUndefined();
+      // That login is the page's member now: the next one is compared with them.
+      await auth.logout({});
+      await expect(auth.login({ username: 'lisi', password: 'x' })).resolves.toEqual({ redirectTo: '/' });
+    });
+
+    it('goes home when the login answers no member to compare with', async () => {
+      const { client } = server({ Logout: [ok(null)], Login: [ok(null)] });
+      const auth = createAuthProvider(API, client, MEMBER);
+      await auth.logout({});
+      await expect(auth.login({ username: 'x', password: 'x' })).resolves.toEqual({ redirectTo: '/' });
+    });
   });
 
   it('survives a logout without network', async () => {
@@ -315,8 +384,9 @@ describe('createAuthProvider', () => {
     await expect(auth.checkError(new Error('x'))).resolves.toBeUndefined();
     const gone = new HttpError('请先登录', 401, {});
     await expect(auth.checkError(gone)).rejects.toBe(gone);
-    await auth.checkAuth({});
-    expect(calls('GetCurrentMember')).toHaveLength(2);
+    // The session is gone: not asked for again, react-admin goes to the login page.
+    await expect(auth.checkAuth({})).rejects.toEqual({ status: 401, message: false });
+    expect(calls('GetCurrentMember')).toHaveLength(1);
   });
 
   it('gives the identity and the member as permissions', async () => {

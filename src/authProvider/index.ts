@@ -3,13 +3,19 @@
  *
  * | method         | request / rule                                                              |
  * |----------------|-----------------------------------------------------------------------------|
- * | login          | POST Ajax/Login { UserName, Password }; the answer's data is the member     |
- * | logout         | POST Ajax/Logout (never rejects); forgets the member                        |
- * | checkAuth      | POST Ajax/GetCurrentMember once per session (cached); rejects on failure    |
+ * | login          | POST Ajax/Login { UserName, Password }; the answer's data is the member;    |
+ * |                | `{ redirectTo: '/' }` after another member's session ended in this page     |
+ * | logout         | POST Ajax/Logout (never rejects; none without a session); forgets the member |
+ * | checkAuth      | POST Ajax/GetCurrentMember once per session (cached); rejects on failure,   |
+ * |                | quietly ({ status: 401, message: false }) without a session                 |
  * | checkError     | 401 rejects (react-admin logs out); 403 and others resolve                  |
  * | getIdentity    | { id: AuCode, fullName: AuName, OrganizationName }                           |
  * | getPermissions | the current member                                                          |
  * | canAccess      | canAccess(member, { resource, action, record }) of schemas/permissions.ts   |
+ *
+ * Without a session nothing is asked: once the server said so (a 401, or a page sent without a
+ * session: main.tsx), after logout, until the next login. A first visit thus shows the login page
+ * without a refused call (the browser reports each as a console error) and without a notification.
  */
 import type { AuthProvider, UserIdentity } from 'react-admin';
 import { canAccess as memberCanAccess, type Action } from '../../schemas/permissions';
@@ -32,6 +38,21 @@ export const ACTION_MAP: Readonly<Record<string, Action>> = {
   sort: 'sort',
   nextLevel: 'nextLevel',
 };
+
+/**
+ * The refusal of a visitor without a session. `message: false`: react-admin goes to the login page
+ * (remembering the page asked for) without a notification; a visitor who has not logged in yet has
+ * done nothing wrong, and a member whose session ended sees the login page.
+ */
+interface NoSession {
+  status: 401;
+  message: false;
+}
+
+const noSession = (): NoSession => ({ status: 401, message: false });
+
+/** Where login goes after another member's session ended in this page, rather than to their last page. */
+const HOME = '/';
 
 export interface SessionAuthProvider extends AuthProvider {
   /** The member of this session, fetched once and cached until login, logout or a 401. */
@@ -57,25 +78,50 @@ export function identityOf(member: CurrentMember): UserIdentity {
   return { id: member.AuCode, fullName: member.AuName, OrganizationName: member.OrganizationName };
 }
 
-/** `sessionMember`: the member a page rendered by the server was rendered for (not asked again). */
-export function createAuthProvider(apiUrl: string, httpClient: HttpClient = fetchJson, sessionMember?: CurrentMember): SessionAuthProvider {
+/**
+ * `session`: the member a page rendered by the server was rendered for (not asked again); null when
+ * the page says that there is no session (nothing is asked until a login); undefined: ask.
+ */
+export function createAuthProvider(apiUrl: string, httpClient: HttpClient = fetchJson, session?: CurrentMember | null): SessionAuthProvider {
   const base = apiUrl.replace(/\/+$/, '');
   const url = (name: string) => `${base}/Ajax/${name}`;
 
   // One request in flight at most: react-admin asks for identity, permissions and access at once.
-  let member: Promise<CurrentMember> | null = sessionMember ? Promise.resolve(sessionMember) : null;
+  let member: Promise<CurrentMember> | null = session ? Promise.resolve(session) : null;
   // Its answer, for what renders before react-admin's own queries have it (useMember).
-  let known: CurrentMember | undefined = sessionMember;
+  let known: CurrentMember | undefined = session ?? undefined;
+  // Known to be no session: nothing to ask until a login.
+  let absent = session === null;
+  // The member whose session ended in this page (logout, 401): where react-admin would return after
+  // login (the page they were on) is theirs, not the next member's.
+  let ended: string | undefined;
+
+  /** The session ends on this side: forgotten, and not asked for until a login. */
+  const forget = () => {
+    if (known) ended = known.AuCode;
+    member = null;
+    known = undefined;
+    absent = true;
+  };
 
   const getCurrentMember = (): Promise<CurrentMember> => {
+    if (absent) return Promise.reject(noSession());
     if (!member) {
-      const pending = postJson<CurrentMember>(httpClient, url('GetCurrentMember')).then(({ data }) => data);
+      const pending = postJson<CurrentMember>(httpClient, url('GetCurrentMember')).then(
+        ({ data }) => data,
+        (error: unknown) => {
+          if (statusOf(error) !== 401) throw error;
+          if (member === pending) absent = true;
+          throw noSession();
+        },
+      );
       member = pending;
       pending.then(
         (answer) => {
           if (member === pending) known = answer;
         },
-        // A failed fetch is not cached: the next check asks the server again.
+        // Not cached: without a session nothing is asked (absent); after another failure (the
+        // network, the server) the next check asks again.
         () => {
           if (member === pending) member = null;
         },
@@ -92,16 +138,24 @@ export function createAuthProvider(apiUrl: string, httpClient: HttpClient = fetc
         UserName: params.username ?? '',
         Password: params.password ?? '',
       });
+      absent = false;
+      const previous = ended;
+      ended = undefined;
       // Login answers with the member; keep it rather than asking again.
       if (looksLikeMember(data)) {
         member = Promise.resolve(data);
         known = data;
       }
+      // react-admin returns to the page remembered when the session ended (its location state):
+      // the same member's, or home for anyone else (documented: login's `redirectTo`).
+      if (previous !== undefined && previous !== known?.AuCode) return { redirectTo: HOME };
+      return undefined;
     },
 
     async logout() {
-      member = null;
-      known = undefined;
+      const hadSession = !absent;
+      forget();
+      if (!hadSession) return;
       try {
         await postJson(httpClient, url('Logout'));
       } catch {
@@ -115,8 +169,7 @@ export function createAuthProvider(apiUrl: string, httpClient: HttpClient = fetc
 
     async checkError(error: unknown) {
       if (statusOf(error) === 401) {
-        member = null;
-        known = undefined;
+        forget();
         throw error;
       }
       // 403: stay on the page; the screen shows the server's message. Others are not auth errors.

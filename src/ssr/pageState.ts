@@ -2,6 +2,7 @@
 // main.tsx reads it): react-query's dehydrated answers and the store values the render read.
 import type { DehydratedState } from '@tanstack/react-query';
 import type { Store } from 'react-admin';
+import { NO_SESSION, SESSION_META } from '../../schemas/page';
 import type { CurrentMember } from '../../schemas/types';
 
 /** The id of the page's JSON script element. */
@@ -43,4 +44,13 @@ export function readPageState(): PageState | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * The session this page was sent for: the member a rendered page carries; null when the server
+ * said there is none (the app then shows the login page without asking); undefined: ask.
+ */
+export function pageSession(page: PageState | undefined): CurrentMember | null | undefined {
+  if (page) return page.member;
+  return document.querySelector<HTMLMetaElement>(`meta[name="${SESSION_META}"]`)?.content === NO_SESSION ? null : undefined;
 }

@@ -26,6 +26,7 @@ import { APP_LOCALE } from '../i18n/index';
 // The server sets its business time zone (TIME_ZONE) once, before the first page: dates render as the browser will show them.
 export { setTimeZone } from '../i18n/dayjs';
 import { withRequestCookies } from '../util/cookies';
+import { documentTitle, titleAt } from '../navigation';
 import { createProviders } from '../providers';
 import { preloadScreen } from '../screens';
 import { askedQueries, declareServerGlobals } from '../util/libraryReaches';
@@ -41,6 +42,8 @@ export interface RenderedPage {
   html: string;
   /** emotion's `<style>` elements of that HTML, for the head. */
   head: string;
+  /** The browser tab's title as the app names it in the browser, as HTML (its text escaped), for the head's <title>. */
+  title: string;
   /** The answers and store values it was rendered with: a JSON script element (never executed). */
   state: string;
   /** How many renders it took to find its data. */
@@ -61,7 +64,7 @@ function stateElement(state: PageState): string {
  */
 export async function renderPage(url: string, httpClient: HttpClient, cookies = '', signal?: AbortSignal): Promise<RenderedPage | undefined> {
   const request = new Request(new URL(url, 'http://localhost'));
-  const { pathname } = new URL(request.url);
+  const { pathname, search } = new URL(request.url);
   if (pathname === '/login') return undefined;
   // The browser's store is its localStorage, which the server cannot see: the server's holds
   // nothing but the locale (set ahead: memoryStore keeps writes made before its setup, an effect,
@@ -102,7 +105,8 @@ export async function renderPage(url: string, httpClient: HttpClient, cookies = 
     const loading = partsLoading();
     if ((asked.length === 0 && loading.length === 0) || renders === MAX_RENDERS) {
       const head = constructStyleTagsFromChunks(extractCriticalToChunks(html));
-      return { html, head, renders, state: stateElement({ member, queries: dehydrate(queryClient), store: Object.fromEntries(reads) }) };
+      const title = renderToString(<>{documentTitle(titleAt({ pathname, search }))}</>);
+      return { html, head, title, renders, state: stateElement({ member, queries: dehydrate(queryClient), store: Object.fromEntries(reads) }) };
     }
     await Promise.allSettled([...asked.map((query) => queryClient.prefetchQuery(query)), ...loading]);
     if (signal?.aborted) return undefined;

@@ -69,6 +69,8 @@ describe('the server render of pages', () => {
     expect(other.rendered).toBe(true);
     expect(other.html).toContain(DEMO_ROW);
     expect(all.every((l) => l.status === 200 && l.html.includes('<div id="root">'))).toBe(true);
+    // A plain page for a member with a session never says that there is none: the app asks.
+    expect(all.filter((l) => !l.rendered && l.html.includes('name="session"'))).toEqual([]);
     const rendered = all.filter((l) => l.rendered).length;
     expect(rendered).toBeGreaterThan(0);
     expect(rendered).toBeLessThanOrEqual(25);

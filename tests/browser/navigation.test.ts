@@ -27,6 +27,16 @@ async function openScreen(page: Page, url: string): Promise<string> {
   return appBarTitle(page);
 }
 
+/** The browser tab's title a screen titled `screen` has: the screen, then the app. */
+const tabTitle = (screen: string) => `${screen} - ${APP_TITLE}`;
+
+/** The <title> of the HTML the server sends for `url` with the context's cookie (a rendered page). */
+async function servedTitle(url: string): Promise<string | undefined> {
+  const html = await (await s.context.request.get(url)).text();
+  expect(html, `${url}: rendered by the server`).toContain('id="page-state"');
+  return /<title>([^<]*)<\/title>/.exec(html)?.[1];
+}
+
 /** The menu entries marked current. */
 const currentEntries = (page: Page) => page.getByRole('menu').locator('[aria-current="page"]').allInnerTexts();
 
@@ -49,6 +59,8 @@ describe('every screen as the administrator', () => {
     const title = await openScreen(page, entry.to);
     // Titled as declared: the entry's label (a catalogue's names its document type).
     expect(title).toBe(entry.label);
+    await expect(page.title()).resolves.toBe(tabTitle(entry.label));
+    await expect(servedTitle(entry.to)).resolves.toBe(tabTitle(entry.label));
     await expect(currentEntries(page)).resolves.toEqual([entry.label]);
     for (const href of await page.locator('#main-content a[href^="/"]').evaluateAll((as) => as.map((a) => a.getAttribute('href')!))) links.add(href);
 
@@ -64,6 +76,7 @@ describe('every screen as the administrator', () => {
     await page.waitForLoadState('networkidle', { timeout: UI_TIMEOUT });
     page.off('request', onRequest);
     expect(page.url()).toBe(url);
+    await expect(page.title()).resolves.toBe(tabTitle(entry.label));
     await expect(currentEntries(page)).resolves.toEqual([entry.label]);
     // The page comes with the session (rendered by the server): the browser does not ask for it.
     expect(sessionCalls).toHaveLength(0);
@@ -78,8 +91,11 @@ describe('every screen as the administrator', () => {
       expect(link, `a link to ${screen.path} among ${[...links].join(', ')}`).toBeDefined();
       const title = await openScreen(s.page, link!);
       expect(title).toBe(screen.label);
+      await expect(s.page.title()).resolves.toBe(tabTitle(screen.label));
+      await expect(servedTitle(link!)).resolves.toBe(tabTitle(screen.label));
       await s.page.reload();
       await expect.poll(() => appBarTitle(s.page), { timeout: UI_TIMEOUT }).toBe(title);
+      await expect(s.page.title()).resolves.toBe(tabTitle(screen.label));
       expect(problems).toEqual([]);
     },
   );
@@ -89,10 +105,12 @@ describe('every screen as the administrator', () => {
     const served = await fetch(`${s.server.url}/Knowledge/NoSuchScreen`);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toMatch(/^text\/html/);
-    expect(served.headers.get('cache-control')).toBe('no-cache');
+    // Without a session (this fetch has no cookie) the page says so: never kept for another cookie.
+    expect(served.headers.get('cache-control')).toBe('no-store');
     await page.goto('/Knowledge/NoSuchScreen');
     await page.getByRole('heading', { name: '页面不存在' }).waitFor();
     await expect(appBarTitle(page)).resolves.toBe(APP_TITLE);
+    await expect(page.title()).resolves.toBe(APP_TITLE);
     // The menu is there: the way back.
     await page.getByRole('menuitem', { name: '首页' }).click();
     await page.getByRole('heading', { name: '欢迎使用知识学习后台，管理员' }).waitFor();

@@ -41,6 +41,9 @@ async function load(page: Page, path: string, shown: (page: Page) => Promise<unk
   }
 }
 
+/** The element by which a page sent without a session says so. */
+const NO_SESSION_META = '<meta name="session" content="none">';
+
 const appBarTitle = (page: Page, title: string) => page.locator('#react-admin-title').getByText(title, { exact: true }).waitFor();
 
 describe('pages rendered by the server', () => {
@@ -56,10 +59,18 @@ describe('pages rendered by the server', () => {
     expect(await compressed.text()).toContain('造价业务培训');
 
     const anonymous = await playwrightRequest.newContext({ baseURL: s.server.url });
-    const plain = await (await anonymous.get('/videoType')).text();
+    const anonymousPage = await anonymous.get('/videoType');
+    const plain = await anonymousPage.text();
+    const plainHeaders = anonymousPage.headers();
     await anonymous.dispose();
     expect(plain).not.toContain('造价业务培训');
     expect(plain).not.toContain('page-state');
+    // It says that there is no session (the app shows the login page without asking), and is
+    // not kept: the same address with a session is another page.
+    expect(plain).toContain(NO_SESSION_META);
+    expect(plainHeaders['cache-control']).toBe('no-store');
+    expect(plainHeaders['vary']).toMatch(/\bcookie\b/);
+    expect(html).not.toContain(NO_SESSION_META);
   });
 
   it("send a member's page with its title and menu in the HTML, painted before any script runs", async () => {

@@ -1,9 +1,11 @@
 // The admin app's pages: every route of the app (a deep link, a reload, `/`) is index.html. For a
-// visitor with a session it comes rendered, with the screen's first rows in it: the app's own
-// server render (dist/.ssr, written by `npm run build` from src/ssr/render.tsx) asks
+// visitor with a session it comes rendered, with the screen's first rows and its title in it: the
+// app's own server render (dist/.ssr, written by `npm run build` from src/ssr/render.tsx) asks
 // for its data through this server's own routes with the visitor's cookie (Fastify's inject), so
-// every rule applies exactly as to the browser's calls. Without a session, without that build, or
-// if the render fails, index.html goes out as it is and the browser renders the page itself.
+// every rule applies exactly as to the browser's calls. Without that build, or if the render fails,
+// index.html goes out as it is and the browser renders the page itself. Without a session it goes
+// out saying so (schemas/page.ts): the app shows the login page without asking for the session,
+// a call the server would refuse (401) and the browser would report as a console error.
 //
 // The render runs in a worker thread (server/src/renderWorker.ts), never on the event loop, and is
 // bounded, so that one member's page loads hold neither /health nor anyone else's page: a member
@@ -17,7 +19,9 @@ import type { Worker } from 'node:worker_threads';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FromRenderWorker, RenderedPage, RenderWorkerData, ToRenderWorker } from '../renderWorker';
 import { startWorkerThread } from '../workerThread';
+import type { MemberRow } from '../auth/members';
 import { TIME_ZONE_META } from '../../../schemas/businessTime';
+import { NO_SESSION, SESSION_META } from '../../../schemas/page';
 
 /** The folder of the server's render inside the app's build; never served (app.ts: dotfiles). */
 export const RENDER_DIR = '.ssr';
@@ -43,6 +47,12 @@ export interface PageOptions {
 
 /** index.html marks the shell it paints before any script; a rendered page replaces it. */
 const SHELL = /<div id="root">[\s\S]*?<\/div><!--\/root-->/;
+
+/** index.html's title (the app's name); a rendered page names its screen there. */
+const TITLE = /<title>[^<]*<\/title>/;
+
+/** What a page sent without a session says (src/ssr/pageState.ts reads it). */
+const NO_SESSION_ELEMENT = `<meta name="${SESSION_META}" content="${NO_SESSION}">`;
 
 export interface Pages {
   /** Sends the app's page for this request. */
@@ -187,12 +197,10 @@ export function appPages(app: FastifyInstance, publicDir: string, limits: PageOp
     else running.delete(member);
   }
 
-  /** The page rendered, or undefined (the plain app) when it may not be or the budget ran out. */
-  async function render(request: FastifyRequest): Promise<RenderedPage | undefined> {
-    if (request.url.length > MAX_RENDERED_URL || limits.perMember === 0 || !request.sessionToken()) return undefined;
+  /** `member`'s page rendered, or undefined (the plain app) when it may not be or the budget ran out. */
+  async function render(request: FastifyRequest, member: MemberRow): Promise<RenderedPage | undefined> {
+    if (request.url.length > MAX_RENDERED_URL || limits.perMember === 0) return undefined;
     const started = performance.now();
-    const member = await request.currentMember();
-    if (!member) return undefined;
     const thread = await currentThread();
     if (!thread) return undefined;
     let timer: NodeJS.Timeout | undefined;
@@ -240,14 +248,23 @@ export function appPages(app: FastifyInstance, publicDir: string, limits: PageOp
 
   return {
     async send(request, reply) {
-      const page = await render(request);
+      const member = request.sessionToken() ? await request.currentMember() : null;
+      const page = member ? await render(request, member) : undefined;
       const template = await pageTemplate();
       if (!page) {
-        reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding').compress(template);
+        // Both depend on the cookie. Without a session, never kept: a history navigation may show
+        // a kept page without asking, and this one would hide a session since opened.
+        const html = member ? template : template.replace('</head>', () => `${NO_SESSION_ELEMENT}</head>`);
+        reply
+          .type('text/html; charset=utf-8')
+          .header('cache-control', member ? 'no-cache' : 'no-store')
+          .header('vary', 'cookie, accept-encoding')
+          .compress(html);
         return reply;
       }
       app.log.debug({ url: request.url, renders: page.renders }, 'page rendered');
       const html = template
+        .replace(TITLE, () => `<title>${page.title}</title>`)
         .replace('</head>', () => `${page.head}</head>`)
         .replace(SHELL, () => `<div id="root">${page.html}</div><!--/root-->`)
         .replace('</body>', () => `${page.state}</body>`);
