@@ -1,6 +1,6 @@
 // The add/edit dialogs on the smallest screen the back office supports (1366×768) and a common
 // laptop's (1440×900): the content scrolls under a title and buttons that stay in view and in
-// place, and a message (react-admin's notification) never lies over the buttons. Checked on the
+// place, and a message (react-admin's notification) never lies over the action buttons. Checked on the
 // generated dialogs (视频 详情, 成员详情) and the special ones: 文章目录详情 in 在线编辑 mode, 统一口径详情,
 // 发表评论 and 修改密码, each filled until its content overflows where it has a rich text.
 import type { Locator, Page } from 'playwright-core';
@@ -43,7 +43,7 @@ const overlaps = (a: Box, b: Box) => a.x < b.x + b.width && b.x < a.x + a.width 
 interface DialogCase {
   name: string;
   open(page: Page): Promise<Locator>;
-  /** The dialog's buttons outside its content (关闭 in the title, the actions). */
+  /** The dialog's buttons outside its content: 关闭 in the title, and the actions (DialogActions). */
   buttons: readonly string[];
   /** The content's first part. */
   first(dialog: Locator): Locator;
@@ -232,7 +232,8 @@ for (const viewport of VIEWPORTS) {
         }
 
         // To the end of the content.
-        const actionsTop = Math.min(...dialogCase.buttons.filter((b) => b !== '关闭').map((b) => frame[b]!.y));
+        const actions = dialogCase.buttons.filter((name) => name !== '关闭');
+        const actionsTop = Math.min(...actions.map((name) => frame[name]!.y));
         const firstBefore = await boxOf(first, 'the first part');
         const overflows = (await boxOf(last, 'the last part')).y + 1 > actionsTop;
         // A filled rich text is longer than the dialog shows: its end lies below the buttons' top.
@@ -253,7 +254,7 @@ for (const viewport of VIEWPORTS) {
         await animationsSettled(page);
         const noteBox = await boxOf(note, 'the notification');
         const now = await frameOf(dialog, dialogCase.buttons);
-        for (const name of dialogCase.buttons) {
+        for (const name of actions) {
           expect(overlaps(noteBox, now[name]!), `the notification ${JSON.stringify(noteBox)} leaves ${name} ${JSON.stringify(now[name])} free`).toBe(false);
         }
         // Gone before the next dialog, so that its message is a new one.
