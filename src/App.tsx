@@ -1,6 +1,6 @@
 // The app: react-admin's Admin over the declared screens (SCREENS of schemas/index.ts). A screen at
 // `/${resource}` is that resource's list; any other keeps its own path (the legacy product's).
-import { Admin, CustomRoutes, Resource } from 'react-admin';
+import { Admin, CustomRoutes, Notification, Resource } from 'react-admin';
 import { Route } from 'react-router-dom';
 import { SCREENS, type Screen } from '../schemas/index';
 import { NoAccess } from './access/NoAccess';
@@ -25,6 +25,14 @@ const routes = SCREENS.filter((screen) => !isResourceList(screen)).map((screen) 
 ));
 
 /**
+ * Messages at the top centre, as back offices show them: react-admin's default, the bottom centre,
+ * lies over the buttons of a dialog as tall as the window.
+ */
+function TopNotification() {
+  return <Notification anchorOrigin={{ vertical: 'top', horizontal: 'center' }} />;
+}
+
+/**
  * Rendered by a data router (main.tsx in the browser, ssr/render.tsx on the server) rather than
  * react-admin's own: the legacy paths are real URLs, and react-admin's blockers (unsaved-changes
  * warnings) need a data router.
@@ -44,6 +52,7 @@ export function App({ dataProvider, authProvider, queryClient, store }: Provider
       dashboard={Dashboard}
       accessDenied={NoAccess}
       catchAll={NotFound}
+      notification={TopNotification}
       // Not requireAuth: the layout then renders at once, while the session is asked for, rather
       // than after it. Every screen waits for the member (RequireModule), and a refused session
       // (401) logs out to the login page (authProvider.checkError), as the server checks every call.

@@ -45,6 +45,15 @@ export const theme: RaThemeOptions = {
     // A component that says more (上传进度) gives its own label.
     MuiCircularProgress: { defaultProps: { 'aria-label': LOADING_LABEL } },
     MuiLinearProgress: { defaultProps: { 'aria-label': LOADING_LABEL } },
+    // A dialog scrolls its content only (scroll="paper"), its title and buttons staying in view.
+    // A form dialog wraps DialogContent and DialogActions in react-admin's <form>: the form is the
+    // paper's flex column then, shrinking to the paper, or the whole paper scrolls.
+    MuiDialog: {
+      defaultProps: { scroll: 'paper' },
+      styleOverrides: {
+        paper: { '& > form': { display: 'flex', flexDirection: 'column', flex: '1 1 auto', minHeight: 0 } },
+      },
+    },
     // react-admin's loading and error pages set 'Roboto, sans-serif' on their texts: the stack above instead.
     RaLoading: { styleOverrides: { root: { '& .RaLoading-message': { fontFamily: 'inherit' } } } },
     RaError: { styleOverrides: { root: { fontFamily: 'inherit' } } },
