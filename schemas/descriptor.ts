@@ -198,6 +198,12 @@ export interface ResourceDescriptor<S extends ObjectSchema = ObjectSchema> {
   readonly links?: readonly string[];
   /** Fields pointing at other records. */
   readonly references?: readonly Reference[];
+  /**
+   * Sets of fields no two rows share (a video's daily figures: one row per video and day): each a
+   * unique index of the table (generated migrations), which a write may name as the target of an
+   * upsert. Existing rows are not checked: a set added to a table with rows is a hand-written migration.
+   */
+  readonly unique?: readonly (readonly string[])[];
   /** Fields set at creation and never changed afterwards (the server drops them from updates). */
   readonly fixedFields?: readonly string[];
   /** Values a new record gets when the call leaves them out: today's date, or after the last row. */

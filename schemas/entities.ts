@@ -7,4 +7,5 @@ export * as standardClassify from './standardClassify';
 export * as useweb from './useweb';
 export * as video from './video';
 export * as videoComment from './videoComment';
+export * as videoDaily from './videoDaily';
 export * as videoType from './videoType';

@@ -52,6 +52,12 @@ describe('declarationProblems', () => {
     expect(problems.some((p) => p.includes('NoSuchName'))).toBe(true);
   });
 
+  it('reports fields declared unique together that the schema lacks, or an empty set', () => {
+    const problems = declarationProblems(broken(() => ({ unique: [['Id', 'NoSuchPart'], []] })));
+    expect(problems.some((p) => p.includes('unique field NoSuchPart is not a field'))).toBe(true);
+    expect(problems.some((p) => p.includes('a unique set names no field'))).toBe(true);
+  });
+
   it('reports a resource declared twice', () => {
     expect(declarationProblems([...RESOURCES, RESOURCES[0]!])).toContain(`resource ${RESOURCES[0]!.resource} is declared twice`);
   });

@@ -171,6 +171,10 @@ export function declarationProblems(resources: readonly ResourceDescriptor[] = R
     for (const f of [...Object.keys(d.files ?? {}), ...(d.links ?? []), ...(d.fixedFields ?? []), ...Object.keys(d.createDefaults ?? {})]) {
       if (!(f in fields)) problems.push(`${d.resource}: ${f} is not a field`);
     }
+    for (const set of d.unique ?? []) {
+      if (set.length === 0) problems.push(`${d.resource}: a unique set names no field`);
+      for (const f of set) if (!(f in fields)) problems.push(`${d.resource}: unique field ${f} is not a field`);
+    }
     if (d.ownership && !(d.ownership.field in fields)) problems.push(`${d.resource}: owner field ${d.ownership.field} is not a field`);
     if (d.audit && !d.nameField) problems.push(`${d.resource}: an audited entity needs a nameField`);
     if (d.nameField && !(d.nameField in fields)) problems.push(`${d.resource}: name field ${d.nameField} is not a field`);

@@ -21,7 +21,9 @@ import { classifyResource } from '../../schemas/standardClassify';
 import { usewebResource } from '../../schemas/useweb';
 import { videoResource } from '../../schemas/video';
 import { videoCommentResource } from '../../schemas/videoComment';
+import { videoDailyResource } from '../../schemas/videoDaily';
 import { videoTypeResource } from '../../schemas/videoType';
+import { dayIn, DEFAULT_TIME_ZONE } from '../../schemas/businessTime';
 import type { Db } from '../../server/src/db/database';
 import type { Database } from '../../server/src/db/tables';
 import { parseOrderName } from '../../server/src/db/orderName';
@@ -106,6 +108,8 @@ function cases(data: { bigVdtCode: string; busyVdCode: string }): Case[] {
   const video = d(videoResource);
   const comment = d(videoCommentResource);
   const videoOrder = { VdtCode: data.bigVdtCode, OrderName: 'IS_TOP DESC, VD_TIME DESC' };
+  // As the server counts: the video's counter and its row of the day (the server's zone is the default).
+  const daily = { descriptor: d(videoDailyResource), day: dayIn(DEFAULT_TIME_ZONE) };
   return [
     list('videos, first page', video, videoOrder, { VdtCode: data.bigVdtCode }),
     list('videos, page 2000', video, videoOrder, { VdtCode: data.bigVdtCode }, 2000),
@@ -124,26 +128,32 @@ function cases(data: { bigVdtCode: string; busyVdCode: string }): Case[] {
       path: '/Ajax/UpdateVideoFabulousAdd',
       method: 'POST',
       body: JSON.stringify({ Id: 5000 }),
-      repo: (db) => incrementCounter(db, video, 5000, 'VdFabulous'),
+      repo: (db) => incrementCounter(db, video, 5000, 'VdFabulous', daily),
     },
     {
       name: 'play counter',
       path: '/Ajax/UpdateVideoNumAdd',
       method: 'POST',
       body: JSON.stringify({ Id: 5001 }),
-      repo: (db) => incrementCounter(db, video, 5001, 'VdNum'),
+      repo: (db) => incrementCounter(db, video, 5001, 'VdNum', daily),
     },
   ];
 }
 
-/** The statements a repository call runs, recorded once through a logging Kysely on the same database. */
+/**
+ * The statements a repository call runs, recorded through a logging Kysely on the same database, on
+ * its second run: the first count of a day also makes the day's row, which later counts do not.
+ */
 async function statementsOf(target: { sqlite?: SQLite.Database; pool?: pg.Pool }, repo: Case['repo']): Promise<CompiledQuery[]> {
-  const seen: CompiledQuery[] = [];
+  let seen: CompiledQuery[] = [];
   const log = (event: { query: CompiledQuery }) => void seen.push(event.query);
   const db = target.sqlite
     ? new Kysely<Database>({ dialect: new SqliteDialect({ database: target.sqlite }), log })
     : new Kysely<Database>({ dialect: new PostgresDialect({ pool: target.pool! }), log });
-  await repo({ db, dialect: target.sqlite ? 'sqlite' : 'postgres', dataVersion: () => Promise.resolve(undefined), close: async () => {} });
+  const database: Db = { db, dialect: target.sqlite ? 'sqlite' : 'postgres', dataVersion: () => Promise.resolve(undefined), close: async () => {} };
+  await repo(database);
+  seen = [];
+  await repo(database);
   return seen;
 }
 

@@ -70,7 +70,7 @@ export interface StartupResult {
 export async function startupData(database: Db, storage: () => Promise<StorageDriver>, config: Config): Promise<StartupResult> {
   const { created, generatedPassword } = await ensureAdmin(database, config);
   await purgeExpiredSessions(database);
-  const demo = created && config.demoData ? await loadDemoData(database, await storage(), { staffPassword: config.demoStaffPassword }) : undefined;
+  const demo = created && config.demoData ? await loadDemoData(database, await storage(), { staffPassword: config.demoStaffPassword, timeZone: config.timeZone }) : undefined;
   return { generatedAdminPassword: generatedPassword, generatedDemoStaffPassword: demo?.generatedStaffPassword };
 }
 

@@ -1,5 +1,5 @@
 // Demo content loaded once into a new database (DEMO_DATA=1), so that a newcomer sees a working
-// product: video categories and playable videos, comments, websites, the four document
+// product: video categories and playable videos with their plays and likes per day, comments, websites, the four document
 // catalogues, unified answers, and a staff member with limited permissions, whose password is
 // DEMO_STAFF_PASSWORD or, unset, made up here and printed once at start (bootstrap.ts,
 // generatedPasswordsBlock), as the administrator's is: a demo server reachable by others has no
@@ -12,6 +12,8 @@ import { classifyResource, tykjClassifyResource, ROOT_CODE } from '../../schemas
 import { usewebResource } from '../../schemas/useweb';
 import { videoResource } from '../../schemas/video';
 import { videoCommentResource } from '../../schemas/videoComment';
+import { videoDailyResource } from '../../schemas/videoDaily';
+import { dayIn, DEFAULT_TIME_ZONE } from '../../schemas/businessTime';
 import { videoTypeResource } from '../../schemas/videoType';
 import { newCode } from './auth/members';
 import { hashPassword } from './auth/password';
@@ -28,6 +30,8 @@ export const DEMO_STAFF = { UserName: 'staff' } as const;
 export interface DemoDataOptions {
   /** The demo staff member's password (DEMO_STAFF_PASSWORD); a random one is made up when unset. */
   staffPassword?: string | undefined;
+  /** The business time zone (TIME_ZONE), whose days the daily figures count. */
+  timeZone?: string;
 }
 
 export interface DemoDataResult {
@@ -72,7 +76,10 @@ export async function loadDemoData(database: Db, storage: StorageDriver, options
     [2, '最新造价政策解读', '刘老师', 0, ['政策汇编.pdf']],
   ];
   let first: Row | undefined;
+  const zone = options.timeZone ?? DEFAULT_TIME_ZONE;
   for (const [i, [type, name, per, top, files]] of videos.entries()) {
+    const plays = 20 - i * 3;
+    const likes = 5 - (i % 5);
     const video = await insert(videoResource, {
       VdtCode: types[type]!.VdtCode,
       VdName: name,
@@ -81,11 +88,26 @@ export async function loadDemoData(database: Db, storage: StorageDriver, options
       VdUrl: videoUrl,
       VdEnclosure: handouts(files),
       IsTop: top,
-      VdNum: 20 - i * 3,
-      VdFabulous: 5 - (i % 5),
+      VdNum: plays,
+      VdFabulous: likes,
       CreateUser: '管理员',
     });
     first ??= video;
+    // Its counts spread over the business days since it was published, as the counters' calls
+    // would have written them: the daily rows add up to the counters.
+    const days = new Map<string, { VdNum: number; VdFabulous: number }>();
+    const span = i * 7 + 1;
+    const count = (n: number, field: 'VdNum' | 'VdFabulous') => {
+      for (let k = 0; k < n; k++) {
+        const day = dayIn(zone, Date.now() - ((k * 5) % span) * 86400000);
+        const figures = days.get(day) ?? { VdNum: 0, VdFabulous: 0 };
+        figures[field]++;
+        days.set(day, figures);
+      }
+    };
+    count(plays, 'VdNum');
+    count(likes, 'VdFabulous');
+    for (const [Day, figures] of days) await insert(videoDailyResource, { VdCode: video.VdCode, Day, ...figures });
   }
   for (const [name, org, text] of [
     ['张三', '造价一部', '<p>讲得很清楚，<strong>清单项目特征</strong>部分很有帮助。</p>'],

@@ -5,7 +5,7 @@ import { startServer, type Client, type TestServer } from '../helpers/server';
 
 const CALLS = [
   'Ajax/GetVideoTypeListInAdmin', 'Ajax/GetVideoListInAdmin', 'Ajax/GetSingleVideoInAdmin', 'Ajax/UpdateVideoNumAdd',
-  'Ajax/UpdateVideoFabulousAdd', 'Ajax/GetVideoMessageListInAdmin', 'Ajax/AddVideoMessage', 'Ajax/DelVideoMessage',
+  'Ajax/UpdateVideoFabulousAdd', 'Ajax/GetVideoDailyListInAdmin', 'Ajax/GetVideoMessageListInAdmin', 'Ajax/AddVideoMessage', 'Ajax/DelVideoMessage',
   'Ajax/AddVideo', 'Ajax/UpdateVideo', 'Ajax/DelVideo', 'Ajax/AddVideoType', 'Ajax/UpdateVideoType', 'Ajax/DelVideoType',
   'Ajax/GetUsewebListInAdmin', 'Ajax/AddUseweb', 'Ajax/UpdateUseweb', 'Ajax/UpdateUsewebSort', 'Ajax/DelUseweb',
   'Ajax/Login', 'Ajax/Logout', 'Ajax/GetCurrentMember', 'Ajax/SignUpload', 'Ajax/GetFileNames',

@@ -1,7 +1,8 @@
 // The migrations on the API pass's database: PostgreSQL when TEST_DATABASE_URL is set (the second
 // pass of scripts/test.sh), else SQLite. A database migrated from scratch has what the descriptors
 // need (else `npm run db:generate` is due), and a generated migration, run after the existing ones,
-// creates a new entity's table and indexes, and adds fields to a table with rows keeping its data.
+// creates a new entity's table and indexes, and adds fields to a table with rows keeping its data;
+// the daily figures' migration brings their table to a database that has rows.
 import { randomBytes } from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -91,6 +92,34 @@ describe(`migrations on ${dialect}`, () => {
     // Again: nothing changes.
     await generated.module.up(db, dialect);
     expect(await db.selectFrom('FIXTURE_NOTICE').select('NT_CODE').orderBy('ID').execute()).toEqual([{ NT_CODE: 'n1' }, { NT_CODE: 'n2' }]);
+  });
+
+  it("the daily figures' table comes to a database with rows, keeping every row as it was", async () => {
+    const db = await emptyDatabase();
+    const daily = Object.keys(MIGRATIONS).find((name) => name.endsWith('_video_daily'));
+    expect(daily, 'the migration of the daily figures').toBeDefined();
+    // The database as it was before that migration, with videos, counts and comments.
+    await runMigrations(db, dialect, Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < daily!)));
+    expect((await introspect(db, dialect)).has('VIDEO_DAILY')).toBe(false);
+    await db.insertInto('VIDEO_TYPE').values({ VDT_CODE: 't1', VDT_NAME: '一' }).execute();
+    await db.insertInto('VIDEO').values({ VD_CODE: 'v1', VDT_CODE: 't1', VD_NAME: '甲', VD_TIME: '2025-01-01', VD_NUM: 7, VD_FABULOUS: 3 }).execute();
+    await db.insertInto('VIDEO').values({ VD_CODE: 'v2', VDT_CODE: 't1', VD_NAME: '乙', VD_NUM: 0 }).execute();
+    await db.insertInto('VIDEO_MESSAGE').values({ VD_CODE: 'v1', VM_DES: '<p>好</p>', VM_TIME: '2025-01-02T00:00:00.000Z' }).execute();
+    await rebuildCounts(db, RESOURCES.find((d) => d.resource === 'video')!);
+    const tables = ['VIDEO_TYPE', 'VIDEO', 'VIDEO_MESSAGE', 'ROW_COUNT', 'MEMBER'];
+    const snapshot = async () => Object.fromEntries(await Promise.all(tables.map(async (t) => [t, await db.selectFrom(t).selectAll().orderBy(t === 'ROW_COUNT' ? 'FILTER_KEY' : 'ID').execute()])));
+    const before = await snapshot();
+
+    await runMigrations(db, dialect, MIGRATIONS);
+    expect(await snapshot()).toEqual(before);
+    const shape = await introspect(db, dialect);
+    expect(describeDiff(diffSchema(RESOURCES, shape))).toEqual([]);
+    expect([...shape.get('VIDEO_DAILY')!.columns.keys()].sort()).toEqual(['DAY', 'ID', 'VD_CODE', 'VD_FABULOUS', 'VD_NUM']);
+    expect(await db.selectFrom('VIDEO_DAILY').selectAll().execute()).toEqual([]);
+    // One row per video and day, held by the database itself.
+    await db.insertInto('VIDEO_DAILY').values({ VD_CODE: 'v1', DAY: '2026-01-01', VD_NUM: 1 }).execute();
+    await db.insertInto('VIDEO_DAILY').values({ VD_CODE: 'v1', DAY: '2026-01-02', VD_NUM: 1 }).execute();
+    await expect(db.insertInto('VIDEO_DAILY').values({ VD_CODE: 'v1', DAY: '2026-01-01', VD_FABULOUS: 1 }).execute()).rejects.toThrow(/unique/i);
   });
 
   it('a generated migration adds fields and a filter to a table with rows, keeping every row as it was', async () => {

@@ -1,8 +1,9 @@
-// Start-up: demo data on an empty database, nothing rewritten on a restart, the demo video served
+// Start-up: demo data on an empty database (videos with their daily figures), nothing rewritten on a restart, the demo video served
 // with Range, API documentation, and the admin app's routes falling back to index.html.
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dayIn } from '../../schemas/businessTime';
 import { buildApp } from '../../server/src/app';
 import { DEMO_STAFF } from '../../server/src/demoData';
 import { DEMO_STAFF_PASSWORD, startServer, type Client, type TestServer } from '../helpers/server';
@@ -30,6 +31,22 @@ describe('demo data', () => {
       expect(articles.body.total, `type ${type}`).toBeGreaterThan(0);
     }
     expect((await admin.call('/Xcx3/GetStandardArticleListInAdmin', {})).body.total).toBeGreaterThan(0);
+  });
+
+  it("gives each video its plays and likes per business day, adding up to its counters", async () => {
+    const videos = await admin.call<{ VdCode: string; VdNum: number; VdFabulous: number }[]>('/Ajax/GetVideoListInAdmin', { All: 1 });
+    const today = dayIn(server.config.timeZone);
+    let days = 0;
+    for (const v of videos.body.data) {
+      const daily = await admin.call<{ Day: string; VdNum: number; VdFabulous: number }[]>('/Ajax/GetVideoDailyListInAdmin', { VdCode: v.VdCode, All: 1 });
+      const rows = daily.body.data;
+      expect(new Set(rows.map((r) => r.Day)).size).toBe(rows.length);
+      expect(rows.every((r) => r.Day <= today)).toBe(true);
+      expect([rows.reduce((n, r) => n + r.VdNum, 0), rows.reduce((n, r) => n + r.VdFabulous, 0)]).toEqual([v.VdNum, v.VdFabulous]);
+      days += rows.length;
+    }
+    // Spread over several days, for a chart to show.
+    expect(days).toBeGreaterThan(videos.body.data.length);
   });
 
   it('serves the demo video as a playable MP4 with Range support', async () => {

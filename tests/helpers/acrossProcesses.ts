@@ -201,13 +201,15 @@ export async function uploadsAcross(admins: Client[], urls: string[], partSize: 
 /**
  * `perCall` likes and as many plays of one video sent at once, spread over every client: each
  * answered with a different count (exactly 1…perCall) and the stored counts equal the acknowledged
- * increments, read through every client. Returns the x-worker headers seen (a cluster's workers).
+ * increments, read through every client; so do the video's daily figures (one row per business
+ * day, GetVideoDailyListInAdmin), written in the same transactions. Returns the x-worker headers
+ * seen (a cluster's workers).
  */
 export async function countersExact(admins: Client[], perCall: number): Promise<string[]> {
   const vdt = (await admins[0]!.call<{ VdtCode: string }>('/Ajax/AddVideoType', { VdtName: '计数', VdtSort: 1 })).body.data.VdtCode;
-  const video = await admins[0]!.call<{ Id: number }>('/Ajax/AddVideo', { VdtCode: vdt, VdName: '热门', VdUrl: 'https://media.example.com/hot.mp4' });
+  const video = await admins[0]!.call<{ Id: number; VdCode: string }>('/Ajax/AddVideo', { VdtCode: vdt, VdName: '热门', VdUrl: 'https://media.example.com/hot.mp4' });
   expect(video.status, video.body.msg).toBe(200);
-  const Id = video.body.data.Id;
+  const { Id, VdCode } = video.body.data;
   const calls: Promise<{ call: string; status: number; value: number; worker: string | null }>[] = [];
   for (let i = 0; i < perCall; i++) {
     for (const call of ['UpdateVideoFabulousAdd', 'UpdateVideoNumAdd']) {
@@ -228,6 +230,17 @@ export async function countersExact(admins: Client[], perCall: number): Promise<
       const one = await c.get<Record<string, number>>('/Ajax/GetSingleVideoInAdmin', { Id });
       expect(one.body.data[field], `${field} on ${c.baseUrl}`).toBe(perCall);
     }
+  }
+  for (const c of admins) {
+    const daily = await c.call<{ VdCode: string; Day: string; VdNum: number; VdFabulous: number }[]>('/Ajax/GetVideoDailyListInAdmin', { VdCode, All: 1 });
+    expect(daily.status, daily.body.msg).toBe(200);
+    const rows = daily.body.data;
+    // Usually one row; two when the business day turned during the calls.
+    expect(rows.length, `daily rows on ${c.baseUrl}`).toBeGreaterThan(0);
+    expect(new Set(rows.map((r) => r.Day)).size, `one row per day on ${c.baseUrl}`).toBe(rows.length);
+    expect(daily.body.total).toBe(rows.length);
+    const total = (field: 'VdNum' | 'VdFabulous') => rows.reduce((n, r) => n + r[field], 0);
+    expect({ VdNum: total('VdNum'), VdFabulous: total('VdFabulous') }, `daily sums on ${c.baseUrl}`).toEqual({ VdNum: perCall, VdFabulous: perCall });
   }
   return answers.map((r) => r.worker).filter((w): w is string => w !== null);
 }

@@ -9,6 +9,7 @@ import {
   toColumn,
   type ResourceDescriptor,
 } from '../../schemas/index';
+import { insertRow } from '../../server/src/db/repository';
 import type { CallResult, Client, TestServer } from './server';
 
 export type Values = Record<string, unknown>;
@@ -41,7 +42,8 @@ export function sampleValue(field: string, schema: FieldSchema): unknown {
     return Math.min(Math.max(0, schema.minimum ?? 0), schema.maximum ?? Number.MAX_SAFE_INTEGER);
   }
   if (type !== 'string') throw new Error(`no sample value for ${field} (type ${String(type)})`);
-  if (schema.format === 'date') return '2024-01-02';
+  // A different day each time: a day may be one of fields declared unique together (a video's day).
+  if (schema.format === 'date') return new Date(Date.UTC(2024, 0, 1) + n * 86_400_000).toISOString().slice(0, 10);
   if (schema.contentMediaType === 'text/html') return `<p>样例${n}</p>`;
   if (schema.contentMediaType === 'application/json') return '[]';
   // Another site's file: the server keeps it as it is (only its own stored files are checked).
@@ -86,11 +88,30 @@ export class Records {
     return this.admin.call<Values>(call(d, d.calls.create!), await this.body(d, fields));
   }
 
-  /** A new record, made by the administrator; throws when it cannot be made. */
+  /**
+   * A new record, made by the administrator; throws when it cannot be made. A resource no call
+   * writes (the daily figures the server keeps) gets it written as the server would (stored()).
+   */
   async fresh(d: ResourceDescriptor, fields: Values = {}): Promise<Values> {
+    if (!d.calls.create) return this.stored(d, fields);
     const res = await this.create(d, fields);
     if (res.status !== 200) throw new Error(`${d.resource}: ${d.calls.create} answered ${res.status} ${res.body.msg}`);
     return res.body.data;
+  }
+
+  /**
+   * A record of a resource without a create call, written through the repository (its kept totals
+   * follow) with a valid value in every field, a reference pointing at a record of its resource.
+   */
+  async stored(d: ResourceDescriptor, fields: Values = {}): Promise<Values> {
+    const props = d.schema.properties as Record<string, FieldSchema>;
+    const values: Values = {};
+    for (const [field, schema] of Object.entries(props)) {
+      if (field === 'Id' || field in fields) continue;
+      const reference = d.references?.find((r) => r.field === field);
+      values[field] = reference ? (await this.shared(reference.to))[reference.toField] : sampleValue(field, schema);
+    }
+    return insertRow(this.server.app.database, d, { ...values, ...fields });
   }
 
   /** One record of the resource, made once and shared (what references point at). */

@@ -100,3 +100,35 @@ export async function generatedMigration(
   const module = (await import(file)) as MigrationModule;
   return { name, diff, source, file, module, all: { ...MIGRATIONS, [name]: module }, cleanup: () => fs.rmSync(dir, { recursive: true, force: true }) };
 }
+
+/**
+ * A server-owned tally: one row per video and day (a pair declared `unique`), removed with its
+ * video, read only. Its list under one video in day order is served by the unique pair alone.
+ */
+export const tallyResource = {
+  resource: 'fixtureTally',
+  label: '测试计数',
+  service: 'Ajax',
+  table: 'FIXTURE_TALLY',
+  schema: {
+    type: 'object',
+    title: '测试计数',
+    properties: {
+      Id: { type: 'integer', title: 'ID', readOnly: true },
+      VdCode: { type: 'string', title: '视频编码', maxLength: 64, readOnly: true },
+      TlDay: { type: 'string', title: '日期', format: 'date', readOnly: true },
+      TlCount: { type: 'integer', title: '次数', minimum: 0, readOnly: true },
+    },
+  },
+  calls: { list: 'GetFixtureTallyListInAdmin' },
+  defaultOrder: 'TL_DAY DESC',
+  module: 'video',
+  searchFields: [],
+  filters: ['VdCode'],
+  pageSize: 15,
+  dialog: { width: 600, title: '测试计数' },
+  references: [{ field: 'VdCode', to: 'video', toField: 'VdCode', missing: '视频不存在', onDelete: 'cascade' }],
+  unique: [['VdCode', 'TlDay']],
+} as unknown as ResourceDescriptor;
+
+export const withTally: readonly ResourceDescriptor[] = [...RESOURCES, tallyResource];

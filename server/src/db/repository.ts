@@ -2,7 +2,7 @@
 // it puts into SQL comes from the entity's schema (never from the request), and every value is a
 // bound parameter.
 import { sql, type Kysely, type SelectExpression, type SelectQueryBuilder, type Transaction } from 'kysely';
-import { toColumn, type ResourceDescriptor } from '../../../schemas/descriptor';
+import { toColumn, type Reference, type ResourceDescriptor } from '../../../schemas/descriptor';
 import { referencesTo } from '../../../schemas/index';
 import type { Db, DialectName } from './database';
 import type { OrderTerm } from './orderName';
@@ -394,20 +394,86 @@ export async function anyRow(
   return row !== undefined;
 }
 
-/** Adds one to a counter in a single statement (never read-modify-write); undefined if no row. */
+/** How a daily entity keeps the counts of a counted one (incrementCounter's `daily`). */
+export interface DailyCount {
+  /**
+   * One row per record and day: a reference to the counted entity and a day field, declared
+   * `unique` together; each other field counts the counted entity's field of the same name.
+   */
+  readonly descriptor: ResourceDescriptor;
+  /** The day of this count, 'YYYY-MM-DD' (the business day: schemas/businessTime.ts dayIn). */
+  readonly day: string;
+}
+
+interface DailyShape {
+  reference: Reference;
+  dayField: string;
+  counts: string[];
+}
+
+const dailyShapes = new Map<string, DailyShape>();
+
+/** The fields of a daily entity, from its declaration: its reference to the counted entity, its day, its counts. */
+function dailyShape(daily: ResourceDescriptor, counted: ResourceDescriptor): DailyShape {
+  const key = `${daily.resource} ${counted.resource}`;
+  let shape = dailyShapes.get(key);
+  if (!shape) {
+    const reference = daily.references?.find((r) => r.to === counted.resource);
+    const pair = reference && daily.unique?.find((set) => set.length === 2 && set.includes(reference.field));
+    if (!reference || !pair) throw new Error(`${daily.resource}: no reference to ${counted.resource} declared unique together with a day`);
+    const dayField = pair.find((f) => f !== reference.field)!;
+    const counts = storedFields(daily)
+      .map((f) => f.field)
+      .filter((f) => f !== 'Id' && f !== reference.field && f !== dayField);
+    shape = { reference, dayField, counts };
+    dailyShapes.set(key, shape);
+  }
+  return shape;
+}
+
+/**
+ * Adds one to a counter in a single statement (never read-modify-write); undefined if no row.
+ * With `daily`, adds one as well to the same field of the record's row of the day in the daily
+ * entity, in the same transaction: both or neither. The day's row is made by its first count
+ * (INSERT … ON CONFLICT on the unique pair DO UPDATE), so no count is lost to a race on it.
+ */
 export async function incrementCounter(
   { db }: Db,
   descriptor: ResourceDescriptor,
   id: number,
   field: string,
+  daily?: DailyCount,
 ): Promise<number | undefined> {
   const k = db as unknown as AnyDb;
   const column = columnOf(descriptor, field);
-  const row = (await k
-    .updateTable(descriptor.table)
-    .set({ [column]: sql`${sql.ref(column)} + 1` })
-    .where('ID', '=', id)
-    .returning(`${column} as value`)
-    .executeTakeFirst()) as { value: number } | undefined;
-  return row?.value;
+  const increment = (trx: AnyDb, returning: string[]) =>
+    trx
+      .updateTable(descriptor.table)
+      .set({ [column]: sql`${sql.ref(column)} + 1` })
+      .where('ID', '=', id)
+      .returning(returning)
+      .executeTakeFirst() as Promise<Row | undefined>;
+  if (!daily) return (await increment(k, [`${column} as value`]))?.value as number | undefined;
+
+  const d = daily.descriptor;
+  const { reference, dayField, counts } = dailyShape(d, descriptor);
+  const count = columnOf(d, field);
+  const referenceColumn = columnOf(d, reference.field);
+  const dayColumn = columnOf(d, dayField);
+  return k.transaction().execute(async (trx) => {
+    // The record first: on PostgreSQL its row stays locked to the end, which orders the counts of
+    // one record and its deletion (deleteRow locks it first too), so no day's row outlives it.
+    const counted = await increment(trx, [`${column} as value`, `${columnOf(descriptor, reference.toField)} as code`]);
+    if (!counted) return undefined;
+    const row = (await trx
+      .insertInto(d.table)
+      .values({ [referenceColumn]: counted.code, [dayColumn]: daily.day, [count]: 1 })
+      .onConflict((oc) => oc.columns([referenceColumn, dayColumn]).doUpdateSet({ [count]: sql`${sql.ref(`${d.table}.${count}`)} + 1` }))
+      .returning(selection(d))
+      .executeTakeFirstOrThrow()) as Row;
+    // A day's row starts at one count and grows by one a count: counts adding up to 1 mean that
+    // this count made it, and the list totals (ROW_COUNT) take it in.
+    if (counts.reduce((n, f) => n + Number(row[f]), 0) === 1) await adjustCounts(trx, d, row, 1);
+    return counted.value as number;
+  });
 }

@@ -6,12 +6,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import SQLite from 'better-sqlite3';
 import { ESLint } from 'eslint';
-import { CompiledQuery, Kysely, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, sql, SqliteDialect } from 'kysely';
 import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../../schemas/index';
 import { toColumn, type ResourceDescriptor } from '../../../schemas/descriptor';
-import { noticeResource, videoWithLevel, withNotice, withVideoLevel, generatedMigration } from '../../../tests/helpers/schemaFixtures';
+import { noticeResource, tallyResource, videoWithLevel, withNotice, withTally, withVideoLevel, generatedMigration } from '../../../tests/helpers/schemaFixtures';
 import { runMigrations, type Db } from './database';
 import { entityFiles, migrationNames, nextMigrationName, renderEntities, renderRegistry } from './generatedFiles';
 import { MIGRATIONS } from './migrations/index';
@@ -159,6 +159,7 @@ describe('the generator, given an extra entity', () => {
   it.each([
     ['a new table', withNotice, 'fixture_notice'],
     ['new columns on a table with rows', withVideoLevel, 'video_level'],
+    ['a new table with fields unique together', withTally, 'fixture_tally'],
   ] as const)('writes a file that type-checks and lints clean, as it will be kept: %s', async (_case, descriptors, slug) => {
     const generated = await generatedMigration(descriptors, slug);
     cleanups.push(generated.cleanup);
@@ -178,6 +179,78 @@ describe('the generator, given an extra entity', () => {
       filePath: path.join(REPO, `server/src/db/migrations/${generated.name}.ts`),
     });
     expect(result!.messages.map((m) => `${m.line}: ${m.message}`)).toEqual([]);
+  });
+});
+
+describe('the generator, given fields declared unique together', () => {
+  it('plans a unique index on them, which also serves the lists under the first in the order of the second', async () => {
+    const diff = diffSchema(withTally, await migratedShape(MIGRATIONS));
+    expect(diff.createTables.map((t) => t.table)).toEqual(['FIXTURE_TALLY']);
+    expect(diff.createIndexes.map((i) => [i.name, i.unique === true, i.columns.map((c) => c.name).join(', ')])).toEqual([
+      ['FIXTURE_TALLY_VD_CODE_TL_DAY_UNIQUE', true, 'VD_CODE, TL_DAY'],
+    ]);
+    expect(describeDiff(diff)).toContain(
+      'new unique index FIXTURE_TALLY_VD_CODE_TL_DAY_UNIQUE on FIXTURE_TALLY (VD_CODE, TL_DAY) for fixtureTally: one row per VdCode, TlDay',
+    );
+  });
+
+  it('writes a migration whose table keeps one row per pair, adds to it in place, and lists from the pair', async () => {
+    const generated = await generatedMigration(withTally, 'fixture_tally');
+    cleanups.push(generated.cleanup);
+    const db = memoryDb();
+    cleanups.push(() => db.destroy());
+    await runMigrations(db, 'sqlite', generated.all);
+    const shape = await introspect(db, 'sqlite');
+    expect(describeDiff(diffSchema(withTally, shape))).toEqual([]);
+    expect(shape.get('FIXTURE_TALLY')!.indexes.find((i) => i.name === 'FIXTURE_TALLY_VD_CODE_TL_DAY_UNIQUE')).toEqual({
+      name: 'FIXTURE_TALLY_VD_CODE_TL_DAY_UNIQUE',
+      unique: true,
+      columns: [
+        { name: 'VD_CODE', desc: false },
+        { name: 'TL_DAY', desc: false },
+      ],
+    });
+
+    await db.insertInto('FIXTURE_TALLY').values({ VD_CODE: 'v1', TL_DAY: '2026-01-01', TL_COUNT: 1 }).execute();
+    await expect(db.insertInto('FIXTURE_TALLY').values({ VD_CODE: 'v1', TL_DAY: '2026-01-01', TL_COUNT: 1 }).execute()).rejects.toThrow(/UNIQUE/);
+    await db.insertInto('FIXTURE_TALLY').values([{ VD_CODE: 'v1', TL_DAY: '2026-01-02', TL_COUNT: 1 }, { VD_CODE: 'v2', TL_DAY: '2026-01-01', TL_COUNT: 1 }]).execute();
+    // The pair is the target of an upsert: the day's row grows in place.
+    await db
+      .insertInto('FIXTURE_TALLY')
+      .values({ VD_CODE: 'v1', TL_DAY: '2026-01-01', TL_COUNT: 1 })
+      .onConflict((oc) => oc.columns(['VD_CODE', 'TL_DAY']).doUpdateSet({ TL_COUNT: sql`${sql.ref('FIXTURE_TALLY.TL_COUNT')} + 1` }))
+      .execute();
+    expect(await db.selectFrom('FIXTURE_TALLY').select(['VD_CODE', 'TL_DAY', 'TL_COUNT']).orderBy('ID').execute()).toEqual([
+      { VD_CODE: 'v1', TL_DAY: '2026-01-01', TL_COUNT: 2 },
+      { VD_CODE: 'v1', TL_DAY: '2026-01-02', TL_COUNT: 1 },
+      { VD_CODE: 'v2', TL_DAY: '2026-01-01', TL_COUNT: 1 },
+    ]);
+
+    const { rows } = listQueries({ db, dialect: 'sqlite' } as unknown as Db, tallyResource, {
+      equals: { VdCode: 'v1' },
+      contains: {},
+      order: parseOrderName(undefined, tallyResource),
+      page: { index: 1, size: 15 },
+      limit: 15,
+    });
+    const compiled = rows.compile();
+    const plan = await db.executeQuery<{ detail: string }>(CompiledQuery.raw(`explain query plan ${compiled.sql}`, [...compiled.parameters]));
+    const detail = plan.rows.map((r) => r.detail).join('\n');
+    expect(detail).toMatch(/USING (COVERING )?INDEX FIXTURE_TALLY_VD_CODE_TL_DAY_UNIQUE/);
+    expect(detail).not.toMatch(/TEMP B-TREE/);
+  });
+
+  it('refuses to make a pair unique on a table that exists without it: its rows may repeat a pair', async () => {
+    const generated = await generatedMigration(withTally, 'fixture_tally');
+    cleanups.push(generated.cleanup);
+    const shape = new Map(await migratedShape(generated.all));
+    const tally = shape.get('FIXTURE_TALLY')!;
+    shape.set('FIXTURE_TALLY', { ...tally, indexes: tally.indexes.filter((i) => !i.unique || i.columns.length !== 2) });
+    const diff = diffSchema(withTally, shape);
+    expect(diff.problems).toEqual([
+      'FIXTURE_TALLY: VdCode, TlDay are declared unique together but not unique in the table (existing duplicates must be resolved by hand)',
+    ]);
+    expect(() => renderMigration(diff, '099_x')).toThrow(/cannot generate/);
   });
 });
 
@@ -272,6 +345,18 @@ describe('the comparison', () => {
     expect(serves(index(['A', false], ['B', false], ['X', false], ['ID', false]), need)).toBe(false);
     expect(serves(index(['A', false], ['X', true], ['B', false], ['ID', false]), need)).toBe(false);
     expect(serves(index(['A', false], ['B', false], ['X', true]), need)).toBe(false);
+  });
+
+  it('takes an index unique on the lead and the first columns of the order as serving it: no two rows tie past them', () => {
+    const need = { lead: ['A'], order: [{ name: 'X', desc: true }, { name: 'ID', desc: true }], purpose: 'test' };
+    const index = (unique: boolean, ...names: string[]) => ({ name: 'I', unique, columns: names.map((name) => ({ name, desc: false })) });
+    expect(serves(index(true, 'A', 'X'), need)).toBe(true);
+    expect(serves(index(false, 'A', 'X'), need)).toBe(false);
+    expect(serves(index(true, 'X', 'A'), need)).toBe(false);
+    // At most one row for the lead: any order is kept.
+    expect(serves(index(true, 'A'), need)).toBe(true);
+    // NULLs never conflict: a nullable column of the order may tie.
+    expect(serves(index(true, 'A', 'X'), need, new Set(['X']))).toBe(false);
   });
 
   const table = (over: Partial<TableInfo>): TableInfo => ({ name: 'VIDEO', columns: new Map(), primaryKey: ['ID'], indexes: [], ...over });

@@ -1,7 +1,7 @@
 // What the entity declarations need of the database, compared with a migrated one, and the
 // migration that closes the gap. A descriptor needs its table with an integer primary key `ID`, a
-// column per stored field, its code field unique, and an index reading its default order under
-// every filter shape its lists use. `npm run db:generate` (scripts/db-generate.ts) writes the
+// column per stored field, its code field unique, a unique index per set of fields it declares
+// `unique`, and an index reading its default order under every filter shape its lists use. `npm run db:generate` (scripts/db-generate.ts) writes the
 // migration; the tests (schemaDiff.spec.ts, tests/api/migrations.test.ts) fail while one is due.
 // Only additions are ever planned: nothing is dropped or rewritten.
 import SQLite from 'better-sqlite3';
@@ -166,11 +166,20 @@ export interface OrderIndexSpec {
   readonly purpose: string;
 }
 
+/** Fields no two rows share (a descriptor's `unique`): a unique index on their columns. */
+export interface UniqueSpec {
+  readonly columns: readonly string[];
+  readonly fields: readonly string[];
+  /** What it holds, for messages: `videoDaily: one row per VdCode, Day`. */
+  readonly purpose: string;
+}
+
 export interface TableSpec {
   readonly table: string;
   readonly resources: readonly string[];
   readonly columns: readonly ColumnSpec[];
   readonly codeColumn: string | undefined;
+  readonly uniques: readonly UniqueSpec[];
   readonly indexes: readonly OrderIndexSpec[];
   /** Filter column sets whose totals ROW_COUNT keeps (rowCounts.ts); empty: none kept. */
   readonly countedSets: readonly (readonly string[])[];
@@ -276,6 +285,7 @@ export function requiredTables(descriptors: readonly ResourceDescriptor[]): Tabl
     resources: string[];
     columns: ColumnSpec[];
     codeColumn: string | undefined;
+    uniques: UniqueSpec[];
     indexes: OrderIndexSpec[];
     countedSets: string[][];
     filterColumns: string[];
@@ -284,7 +294,7 @@ export function requiredTables(descriptors: readonly ResourceDescriptor[]): Tabl
   for (const d of descriptors) {
     let spec = specs.get(d.table);
     if (!spec) {
-      spec = { table: d.table, resources: [], columns: [], codeColumn: undefined, indexes: [], countedSets: [], filterColumns: [] };
+      spec = { table: d.table, resources: [], columns: [], codeColumn: undefined, uniques: [], indexes: [], countedSets: [], filterColumns: [] };
       specs.set(d.table, spec);
     }
     spec.resources.push(d.resource);
@@ -295,6 +305,10 @@ export function requiredTables(descriptors: readonly ResourceDescriptor[]): Tabl
       const column = toColumn(field);
       if (column === 'ID' || spec.columns.some((c) => c.name === column)) continue;
       spec.columns.push(columnOf(field, property, field === d.codeField));
+    }
+    for (const fields of d.unique ?? []) {
+      const columns = fields.map(toColumn);
+      if (!spec.uniques.some((u) => sameSet(u.columns, columns))) spec.uniques.push({ columns, fields, purpose: `${d.resource}: one row per ${fields.join(', ')}` });
     }
     // The default order, then each sortable column (its header clicked), under every filter shape.
     const orders = [
@@ -334,13 +348,19 @@ const sameSet = (a: readonly (string | null)[], b: readonly (string | null)[]) =
 
 /**
  * An index serves a need when it starts with the lead columns (any order), then has the order's
- * columns in order, each in the order's direction or each reversed (scanned backwards).
+ * columns in order, each in the order's direction or each reversed (scanned backwards). A unique
+ * index may stop early: past its last column no two rows tie, so the rest of the order (the ID
+ * tie-break) has nothing left to order, unless a column it ends with may be NULL (`nullable`),
+ * which never conflicts.
  */
-export function serves(index: IndexInfo, need: OrderIndexSpec): boolean {
+export function serves(index: IndexInfo, need: OrderIndexSpec, nullable: ReadonlySet<string> = new Set()): boolean {
   const { lead, order } = need;
-  if (index.columns.length < lead.length + order.length) return false;
+  if (index.columns.length < lead.length) return false;
   if (!sameSet(index.columns.slice(0, lead.length).map((c) => c.name), lead)) return false;
-  const tail = index.columns.slice(lead.length, lead.length + order.length);
+  const rest = index.columns.length - lead.length;
+  const uniqueEarly = index.unique && rest < order.length && index.columns.slice(lead.length).every((c) => c.name !== null && !nullable.has(c.name));
+  if (rest < order.length && !uniqueEarly) return false;
+  const tail = index.columns.slice(lead.length, lead.length + Math.min(order.length, rest));
   if (tail.some((c, i) => c.name !== order[i]!.name)) return false;
   const reversed = tail.map((c, i) => c.desc !== order[i]!.desc);
   return reversed.every((r) => r === reversed[0]);
@@ -355,6 +375,8 @@ export interface PlannedIndex {
   readonly name: string;
   readonly columns: readonly { name: string; desc: boolean }[];
   readonly purpose: string;
+  /** A set of fields declared unique together (planned on new tables only). */
+  readonly unique?: true;
 }
 
 export interface SchemaDiff {
@@ -398,6 +420,13 @@ export function diffSchema(descriptors: readonly ResourceDescriptor[], shape: Da
     const columns = [...need.lead.map((c) => ({ name: c, desc: false })), ...need.order.map((o) => ({ name: o.name, desc: uniform ? false : o.desc }))];
     createIndexes.push({ table, name, columns, purpose: need.purpose });
   };
+  const planUnique = (table: string, unique: UniqueSpec): IndexInfo => {
+    const name = uniqueName(`${table}_${unique.columns.join('_')}_UNIQUE`, taken);
+    taken.add(name);
+    const columns = unique.columns.map((c) => ({ name: c, desc: false }));
+    createIndexes.push({ table, name, columns, purpose: unique.purpose, unique: true });
+    return { name, unique: true, columns };
+  };
 
   for (const spec of requiredTables(descriptors)) {
     for (const name of [spec.table, ...spec.columns.map((c) => c.name)]) {
@@ -406,10 +435,19 @@ export function diffSchema(descriptors: readonly ResourceDescriptor[], shape: Da
     for (const f of spec.filterColumns) {
       if (!spec.columns.some((c) => c.name === f)) problems.push(`${spec.resources.join(', ')}: the filter ${f} is not a stored field`);
     }
+    for (const u of spec.uniques) {
+      for (const c of u.columns) if (!spec.columns.some((s) => s.name === c)) problems.push(`${spec.resources.join(', ')}: the unique field ${c} is not a stored field`);
+    }
+    const nullable = new Set(spec.columns.filter((c) => c.nullable).map((c) => c.name));
     const table = shape.get(spec.table);
     if (!table) {
       createTables.push(spec);
-      for (const need of spec.indexes) if (!(need.lead.length === 0 && need.order.length === 1 && need.order[0]!.name === 'ID')) plan(spec.table, need);
+      // The unique sets first: an order they serve needs no index of its own.
+      const uniques = spec.uniques.map((u) => planUnique(spec.table, u));
+      for (const need of spec.indexes) {
+        if (need.lead.length === 0 && need.order.length === 1 && need.order[0]!.name === 'ID') continue;
+        if (!uniques.some((u) => serves(u, need, nullable))) plan(spec.table, need);
+      }
       continue;
     }
     const idType = table.columns.get('ID');
@@ -432,8 +470,15 @@ export function diffSchema(descriptors: readonly ResourceDescriptor[], shape: Da
       const unique = table.indexes.some((i) => i.unique && i.columns.length === 1 && i.columns[0]!.name === spec.codeColumn);
       if (!unique) problems.push(`${spec.table}: the code column ${spec.codeColumn} is not unique (existing duplicates must be resolved by hand)`);
     }
+    for (const u of spec.uniques) {
+      if (!table.indexes.some((i) => i.unique && sameSet(i.columns.map((c) => c.name), u.columns))) {
+        problems.push(
+          `${spec.table}: ${u.fields.join(', ')} are declared unique together but not unique in the table (existing duplicates must be resolved by hand)`,
+        );
+      }
+    }
     for (const need of spec.indexes) {
-      if (table.indexes.some((i) => serves(i, need))) continue;
+      if (table.indexes.some((i) => serves(i, need, nullable))) continue;
       plan(spec.table, need);
       if (need.lead.length > 0) filterAdded = true;
     }
@@ -461,7 +506,7 @@ export function describeDiff(diff: SchemaDiff): string[] {
     ...diff.problems.map((p) => `cannot generate: ${p}`),
     ...diff.createTables.map((t) => `new table ${t.table} (${t.resources.join(', ')}): ID, ${t.columns.map((c) => c.name).join(', ')}`),
     ...diff.addColumns.map(({ table, column }) => `new column ${table}.${columnText(column)} (${column.field})`),
-    ...diff.createIndexes.map((i) => `new index ${i.name} on ${i.table} (${indexText(i.columns)}) for ${i.purpose}`),
+    ...diff.createIndexes.map((i) => `new ${i.unique ? 'unique index' : 'index'} ${i.name} on ${i.table} (${indexText(i.columns)}) for ${i.purpose}`),
     ...diff.recounts.map((r) => `totals of ${r.table} (ROW_COUNT) counted again for its filters`),
   ];
 }
@@ -528,7 +573,7 @@ export function renderMigration(diff: SchemaDiff, name: string): string {
   for (const i of diff.createIndexes) {
     body.push(
       `  // ${i.purpose}`,
-      `  await db.schema.createIndex(${lit(i.name)}).ifNotExists().on(${lit(i.table)}).columns([${i.columns.map((c) => lit(c.desc ? `${c.name} desc` : c.name)).join(', ')}]).execute();`,
+      `  await db.schema.createIndex(${lit(i.name)}).ifNotExists()${i.unique ? '.unique()' : ''}.on(${lit(i.table)}).columns([${i.columns.map((c) => lit(c.desc ? `${c.name} desc` : c.name)).join(', ')}]).execute();`,
     );
   }
   for (const r of diff.recounts) {

@@ -1,9 +1,12 @@
-// Hand-written video calls: play and like counters, and comments (authored by the session's
-// member, sanitised, deletable by their author or an administrator).
+// Hand-written video calls: play and like counters, each counted in the video's daily figures too,
+// and comments (authored by the session's member, sanitised, deletable by their author or an
+// administrator).
 import type { FastifyInstance } from 'fastify';
+import { dayIn } from '../../../schemas/businessTime';
 import { modulesFor } from '../../../schemas/permissions';
 import { videoResource } from '../../../schemas/video';
 import { videoCommentResource } from '../../../schemas/videoComment';
+import { videoDailyResource } from '../../../schemas/videoDaily';
 import { findRow, incrementCounter, insertRow, deleteRow } from '../db/repository';
 import { badRequest, constraintViolation, notFound } from '../errors';
 import { clientGone } from '../http/clientGone';
@@ -26,7 +29,9 @@ export default async function videoRoutes(app: FastifyInstance) {
     writeRoute(app, `/Ajax/${call}`, idBodySchema, { tags, summary }, async (request, body) => {
       await requireAnyCode(request, VIEW_MODULES, ['2']);
       // Not in the audit log: a play or a like is a viewer's use of a video, not a change by staff.
-      const value = await incrementCounter(app.database, videoResource, Number(body.Id), field);
+      // Counted on the business day's row of the video as well, in the same transaction.
+      const daily = { descriptor: videoDailyResource, day: dayIn(app.config.timeZone) };
+      const value = await incrementCounter(app.database, videoResource, Number(body.Id), field, daily);
       if (value === undefined) throw notFound('视频不存在或已被删除');
       return ok(value);
     });
