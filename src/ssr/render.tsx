@@ -25,6 +25,8 @@ import type { HttpClient } from '../http/index';
 import { APP_LOCALE } from '../i18n/index';
 // The server sets its business time zone (TIME_ZONE) once, before the first page: dates render as the browser will show them.
 export { setTimeZone } from '../i18n/dayjs';
+// And its rich-text sanitiser (DOMPurify over its jsdom): a page arrives with its rich text.
+export { setRichTextSanitizer } from '../util/serverSanitizer';
 import { withRequestCookies } from '../util/cookies';
 import { createProviders } from '../providers';
 import { preloadScreen } from '../screens';
