@@ -41,13 +41,16 @@ const MAX_RENDERS = 5;
 export interface RenderedPage {
   /** The app's HTML, for the inside of #root. */
   html: string;
-  /** emotion's `<style>` elements of that HTML, for the head. */
+  /** For the head: emotion's `<style>` elements of that HTML, after the link that holds its rendering until it is parsed. */
   head: string;
   /** The answers and store values it was rendered with: a JSON script element (never executed). */
   state: string;
   /** How many renders it took to find its data. */
   renders: number;
 }
+
+/** Holds the page's first rendering until the state element, its last, is parsed (HTML's `expect` link). */
+const renderBlocking = `<link rel="expect" href="#${STATE_ELEMENT_ID}" blocking="render">`;
 
 /** JSON inside a script element: `<` escaped, so no string in it can close the element. */
 function stateElement(state: PageState): string {
@@ -103,7 +106,9 @@ export async function renderPage(url: string, httpClient: HttpClient, cookies = 
     const asked = askedQueries(queryClient);
     const loading = partsLoading();
     if ((asked.length === 0 && loading.length === 0) || renders === MAX_RENDERS) {
-      const head = constructStyleTagsFromChunks(extractCriticalToChunks(html));
+      // The page is drawn once it is parsed whole (the state element closes it), never half-parsed:
+      // a half-drawn row or app bar would grow, and push what is beside it, as the rest arrives.
+      const head = renderBlocking + constructStyleTagsFromChunks(extractCriticalToChunks(html));
       return { html, head, renders, state: stateElement({ member, queries: dehydrate(queryClient), store: Object.fromEntries(reads) }) };
     }
     await Promise.allSettled([...asked.map((query) => queryClient.prefetchQuery(query)), ...loading]);
