@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { CircularProgress, LinearProgress, ThemeProvider, createTheme } from '@mui/material';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
-import { FONT_FAMILY, LOADING_LABEL, theme } from './theme';
+import { FONT_FAMILY, LOADING_LABEL, SERVER_WINDOW_WIDTH, serverMatchMedia, theme } from './theme';
 
 function markup(node: React.ReactNode): string {
   return renderToStaticMarkup(<ThemeProvider theme={createTheme(theme)}>{node}</ThemeProvider>);
@@ -24,5 +24,18 @@ describe('theme', () => {
     for (const font of ['PingFang SC', 'Microsoft YaHei', 'Noto Sans CJK SC']) expect(FONT_FAMILY).toContain(`"${font}"`);
     const shell = fs.readFileSync(new URL('../index.html', import.meta.url), 'utf8');
     expect(shell).toContain(`font-family: ${FONT_FAMILY.replaceAll('"', "'")};`);
+  });
+
+  it("answers MUI's breakpoint queries in the server's render as a desktop window would", () => {
+    const { breakpoints } = createTheme(theme);
+    const query = (q: string) => serverMatchMedia(q.replace(/^@media ?/, '')).matches;
+    expect(SERVER_WINDOW_WIDTH).toBeGreaterThanOrEqual(breakpoints.values.lg);
+    expect(query(breakpoints.up('sm'))).toBe(true);
+    expect(query(breakpoints.down('sm'))).toBe(false);
+    expect(query(breakpoints.between('md', 'xl'))).toBe(true);
+    expect(query(breakpoints.only('xs'))).toBe(false);
+    expect(query(breakpoints.up('xl'))).toBe(SERVER_WINDOW_WIDTH >= breakpoints.values.xl);
+    expect(query('@media (pointer: fine)')).toBe(true);
+    expect(query('print')).toBe(false);
   });
 });

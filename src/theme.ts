@@ -22,6 +22,27 @@ export const FONT_FAMILY = [
   'sans-serif',
 ].join(', ');
 
+/** The window a page rendered by the server is laid out for: an office PC's. */
+export const SERVER_WINDOW_WIDTH = 1366;
+
+/** The pointer of an office PC: a mouse (MUI X's pickers ask `(pointer: fine)` for their desktop form). */
+const SERVER_POINTER = new Set(['(pointer: fine)', '(hover: hover)']);
+
+/**
+ * What a media query of MUI's breakpoints (`(min-width:600px)`, `(max-width:899.95px)`, the two
+ * joined by `and`) or of a pointer answers in that window, with a mouse; any other query answers false.
+ */
+export function serverMatchMedia(query: string): { matches: boolean } {
+  const matches = query.split(/\s+and\s+/).every((condition) => {
+    if (SERVER_POINTER.has(condition.trim())) return true;
+    const width = /^\((min|max)-width:\s*(\d+(?:\.\d+)?)px\)$/.exec(condition.trim());
+    if (!width) return false;
+    const px = Number(width[2]);
+    return width[1] === 'min' ? SERVER_WINDOW_WIDTH >= px : SERVER_WINDOW_WIDTH <= px;
+  });
+  return { matches };
+}
+
 /** The accessible name of a progress indicator that says nothing more specific. */
 export const LOADING_LABEL = '加载中';
 
@@ -37,9 +58,10 @@ export const theme: RaThemeOptions = {
   components: {
     ...defaultTheme.components,
     ...zhCN.components,
-    // Media queries answer the screen's real width from the first render (MUI's default answers
-    // false first, then renders again once mounted).
-    MuiUseMediaQuery: { defaultProps: { noSsr: true } },
+    // Media queries (the app bar's user menu, the sidebar) answer the window's real width from a
+    // page's first render in the browser; a page rendered by the server is laid out for an office
+    // PC's window, and the browser takes it over with the same answers (a phone's then follow).
+    MuiUseMediaQuery: { defaultProps: { ssrMatchMedia: serverMatchMedia } },
     // Every spinner and bar has a name for screen readers (axe: aria-progressbar-name), including
     // react-admin's own: the app bar's indicator while anything loads, and its page-loading screen.
     // A component that says more (上传进度) gives its own label.

@@ -13,8 +13,8 @@
 //     The server's render of that page (HTTP, no browser): its time alone (p50/p95), and /health's
 //     latency while 50, 100 and 200 loads of it by one member run at once (how many were rendered).
 //  5. Lighthouse 12 on each main screen, logged in by cookie: its desktop preset (the budget), the
-//     median of LIGHTHOUSE_RUNS (5) runs per screen; its default mobile preset for information
-//     only, LIGHTHOUSE_MOBILE_RUNS (1) per screen (0: skipped).
+//     median of LIGHTHOUSE_RUNS (5) runs per screen, and its layout shift (CLS) in every run; its
+//     default mobile preset for information only, LIGHTHOUSE_MOBILE_RUNS (1) per screen (0: skipped).
 // Prints a table and every budget as MET / NOT MET; writes bench-results/ui.json.
 // Timings are of this machine as it is (its load average is printed and saved with them).
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -605,12 +605,14 @@ interface LighthouseScore {
   cls: number;
   /** Every run's performance score, in the order run. */
   runs: number[];
+  /** Every run's cumulative layout shift, in the order run. */
+  clsRuns: number[];
 }
 
 async function lighthouseScores(base: string, cookie: string, preset: Preset): Promise<LighthouseScore[]> {
   const { config, runs: count } = PRESETS[preset];
   const screens = SCREENS.filter((s) => s.main);
-  const runs = new Map<string, Omit<LighthouseScore, 'runs'>[]>(screens.map((screen) => [screen.name, []]));
+  const runs = new Map<string, Omit<LighthouseScore, 'runs' | 'clsRuns'>[]>(screens.map((screen) => [screen.name, []]));
   // Round by round over the screens, so that a busy spell of the machine falls on one run of each
   // rather than on every run of one.
   for (let round = 0; round < count; round++) {
@@ -634,7 +636,7 @@ async function lighthouseScores(base: string, cookie: string, preset: Preset): P
           .map((a) => a!.id);
         if (failing.length) console.log(`  ${screen.name}: accessibility audits failing: ${failing.join(', ')}`);
         console.log(
-          `  lighthouse ${preset} ${screen.name} (run ${round + 1} of ${count}): performance ${score('performance')}, accessibility ${score('accessibility')}, LCP ${Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? NaN)} ms, TBT ${Math.round(lhr.audits['total-blocking-time']?.numericValue ?? NaN)} ms`,
+          `  lighthouse ${preset} ${screen.name} (run ${round + 1} of ${count}): performance ${score('performance')}, accessibility ${score('accessibility')}, LCP ${Math.round(lhr.audits['largest-contentful-paint']?.numericValue ?? NaN)} ms, TBT ${Math.round(lhr.audits['total-blocking-time']?.numericValue ?? NaN)} ms, CLS ${runs.get(screen.name)!.at(-1)!.cls}`,
         );
       } finally {
         chrome.kill();
@@ -644,7 +646,7 @@ async function lighthouseScores(base: string, cookie: string, preset: Preset): P
   return screens.map((screen) => {
     const all = runs.get(screen.name)!;
     const byScore = [...all].sort((a, b) => a.performance - b.performance);
-    return { ...byScore[Math.floor((byScore.length - 1) / 2)]!, runs: all.map((r) => r.performance) };
+    return { ...byScore[Math.floor((byScore.length - 1) / 2)]!, runs: all.map((r) => r.performance), clsRuns: all.map((r) => r.cls) };
   });
 }
 
@@ -788,12 +790,16 @@ async function main() {
     const minScore = (list: LighthouseScore[], key: 'performance' | 'accessibility') => (list.length ? list.reduce((a, b) => (b[key] < a[key] ? b : a)) : undefined);
     const perf = minScore(scores, 'performance');
     const a11y = minScore(scores, 'accessibility');
+    // Every run of every screen, not only the median one: a page that moves once is a page that moves.
+    const shifted = scores.filter((s) => s.clsRuns.some((cls) => cls !== 0));
+    const shifts = !scores.length ? 'not run' : shifted.length ? shifted.map((s) => `${s.name} ${s.clsRuns.join(', ')}`).join('; ') : `0 in all ${LIGHTHOUSE_RUNS} runs of each`;
     const budgets: [string, boolean, string][] = [
       ['initial JavaScript of the first screen (login, then home) ≤ 300 KB gzip', firstScreen.js.gzip <= 300 * KB, `${kb(firstScreen.js.gzip)} KB`],
       ['first row within 600 ms (every main screen)', !!row && row.firstRow <= 600, slowest(row, 'firstRow')],
       ['page change within 100 ms (every main screen with a pager)', !!change && change.pageChange! <= 100, slowest(change, 'pageChange')],
       [`Lighthouse desktop performance ≥ 95 (every main screen, median of ${LIGHTHOUSE_RUNS} runs)`, !!perf && perf.performance >= 95, perf ? `lowest ${perf.performance} (${perf.name})` : 'not run'],
       ['Lighthouse desktop accessibility ≥ 95 (every main screen)', !!a11y && a11y.accessibility >= 95, a11y ? `lowest ${a11y.accessibility} (${a11y.name})` : 'not run'],
+      ['Lighthouse desktop layout shift 0 (every main screen, every run)', scores.length > 0 && shifted.length === 0, shifts],
     ];
     console.log('\nBudgets (targets, not timed tests):');
     for (const [label, met, value] of budgets) console.log(`  ${met ? 'MET    ' : 'NOT MET'}  ${label}: ${value}`);

@@ -5,6 +5,7 @@
 // come back to the server as messages and are answered through its own routes there (pages.ts).
 // Compiled to server/dist/renderWorker.mjs (scripts/build-server.mjs); run from the sources through tsx.
 import { parentPort, workerData } from 'node:worker_threads';
+import { sanitizeHere } from './richTextSanitizer';
 
 /** A page as the server render gives it (src/ssr/render.tsx's RenderedPage). */
 export interface RenderedPage {
@@ -28,6 +29,7 @@ type HttpClient = (url: string, options?: { method?: string; body?: unknown }) =
 /** What the server render's entry exports (structural: the server does not compile the app). */
 interface Renderer {
   setTimeZone: (zone: string) => void;
+  setRichTextSanitizer: (sanitize: (html: string) => string) => void;
   renderPage: (url: string, httpClient: HttpClient, cookies: string, signal?: AbortSignal) => Promise<RenderedPage | undefined>;
 }
 
@@ -97,6 +99,14 @@ try {
   const data = workerData as RenderWorkerData;
   renderer = (await import(data.entry)) as Renderer;
   renderer.setTimeZone(data.timeZone);
+  // Rich text on a page (统一口径's answer, a video's comments) is sanitised here with the server's
+  // own allow-list and DOMPurify, over jsdom: loaded on the first page that shows rich text (some
+  // 50 MB, and a second or more the first time). Text it refuses (past its depth or node limits:
+  // never stored through this server) renders empty, and the browser fills it in.
+  renderer.setRichTextSanitizer((html) => {
+    const outcome = sanitizeHere(html);
+    return 'html' in outcome ? outcome.html : '';
+  });
 } catch (error) {
   post({ type: 'load-failed', message: error instanceof Error ? (error.stack ?? error.message) : String(error) });
   throw error;

@@ -1,4 +1,4 @@
-import { memo, Suspense, useDeferredValue, useState } from 'react';
+import { memo, Suspense, useState } from 'react';
 import { AppBar, Layout, Logout, Sidebar, UserMenu, useTranslate, type AppBarProps, type LayoutProps, type SidebarProps } from 'react-admin';
 import { useMember } from '../access/useMember';
 import { lazyPart, usePreloadWhenIdle } from '../components/lazyPart';
@@ -18,8 +18,6 @@ const ChangePasswordDialog = lazyPart(() => import('./ChangePasswordDialog').the
 const AppTopBar = memo(function AppTopBar(props: AppBarProps) {
   const [changingPassword, setChangingPassword] = useState(false);
   usePreloadWhenIdle(ChangePasswordDialog);
-  // The loading indicator and the user menu render after the screen, in a render React may interrupt.
-  const complete = useDeferredValue(true, false);
   const { member } = useMember();
   const translate = useTranslate();
   // The button shows the member's name: its accessible name says it too (label in name, WCAG 2.5.3).
@@ -29,16 +27,13 @@ const AppTopBar = memo(function AppTopBar(props: AppBarProps) {
       <AppBar
         {...props}
         alwaysOn
-        toolbar={complete ? undefined : null}
+        // The refresh button and the user menu render with the page (the server's too): shown only
+        // after the takeover, they pushed the title aside as they came.
         userMenu={
-          complete ? (
-            <UserMenu label={userMenuLabel}>
-              <ChangePasswordMenuItem onOpen={() => setChangingPassword(true)} />
-              <Logout />
-            </UserMenu>
-          ) : (
-            false
-          )
+          <UserMenu label={userMenuLabel}>
+            <ChangePasswordMenuItem onOpen={() => setChangingPassword(true)} />
+            <Logout />
+          </UserMenu>
         }
       >
         <ScreenTitle />

@@ -25,6 +25,8 @@ import type { HttpClient } from '../http/index';
 import { APP_LOCALE } from '../i18n/index';
 // The server sets its business time zone (TIME_ZONE) once, before the first page: dates render as the browser will show them.
 export { setTimeZone } from '../i18n/dayjs';
+// And its rich-text sanitiser (DOMPurify over its jsdom): a page arrives with its rich text.
+export { setRichTextSanitizer } from '../util/serverSanitizer';
 import { withRequestCookies } from '../util/cookies';
 import { documentTitle, titleAt } from '../navigation';
 import { createProviders } from '../providers';
@@ -40,7 +42,7 @@ const MAX_RENDERS = 5;
 export interface RenderedPage {
   /** The app's HTML, for the inside of #root. */
   html: string;
-  /** emotion's `<style>` elements of that HTML, for the head. */
+  /** For the head: emotion's `<style>` elements of that HTML, after the link that holds its rendering until it is parsed. */
   head: string;
   /** The browser tab's title as the app names it in the browser, as HTML (its text escaped), for the head's <title>. */
   title: string;
@@ -49,6 +51,9 @@ export interface RenderedPage {
   /** How many renders it took to find its data. */
   renders: number;
 }
+
+/** Holds the page's first rendering until the state element, its last, is parsed (HTML's `expect` link). */
+const renderBlocking = `<link rel="expect" href="#${STATE_ELEMENT_ID}" blocking="render">`;
 
 /** JSON inside a script element: `<` escaped, so no string in it can close the element. */
 function stateElement(state: PageState): string {
@@ -104,7 +109,9 @@ export async function renderPage(url: string, httpClient: HttpClient, cookies = 
     const asked = askedQueries(queryClient);
     const loading = partsLoading();
     if ((asked.length === 0 && loading.length === 0) || renders === MAX_RENDERS) {
-      const head = constructStyleTagsFromChunks(extractCriticalToChunks(html));
+      // The page is drawn once it is parsed whole (the state element closes it), never half-parsed:
+      // a half-drawn row or app bar would grow, and push what is beside it, as the rest arrives.
+      const head = renderBlocking + constructStyleTagsFromChunks(extractCriticalToChunks(html));
       const title = renderToString(<>{documentTitle(titleAt({ pathname, search }))}</>);
       return { html, head, title, renders, state: stateElement({ member, queries: dehydrate(queryClient), store: Object.fromEntries(reads) }) };
     }

@@ -110,6 +110,7 @@ function slowBuild(): string {
   fs.writeFileSync(
     path.join(dir, '.ssr', 'render.mjs'),
     `export function setTimeZone() {}
+    export function setRichTextSanitizer() {}
     export async function renderPage(url, httpClient, cookies, signal) {
       if (url.startsWith('/slow')) {
         await new Promise((resolve) => {

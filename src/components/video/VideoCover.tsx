@@ -3,6 +3,7 @@ import MovieIcon from '@mui/icons-material/Movie';
 import { Box } from '@mui/material';
 import { FILE_URL_PATTERN } from '../../../schemas/fields';
 import { posterUrlOf } from '../../../schemas/poster';
+import { PLAYER_BOX_ASPECT_RATIO } from './playerSize';
 
 const FILE_URL = new RegExp(FILE_URL_PATTERN);
 
@@ -29,7 +30,7 @@ export function VideoCover({ videoUrl, alt }: { videoUrl: string | null | undefi
   const source: Source = failed && failed.url === url ? failed.source : initial;
 
   return (
-    <Box sx={{ position: 'relative', width: '100%', aspectRatio: '16 / 9', bgcolor: 'grey.900', overflow: 'hidden' }}>
+    <Box sx={{ position: 'relative', width: '100%', aspectRatio: PLAYER_BOX_ASPECT_RATIO, bgcolor: 'grey.900', overflow: 'hidden' }}>
       {source === 'poster' && (
         <Box component="img" src={poster} alt={alt} loading="lazy" sx={fill} onError={() => setFailed({ url, source: 'frame' })} />
       )}

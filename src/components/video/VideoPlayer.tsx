@@ -6,6 +6,7 @@ import videojs from 'video.js/core.es.js';
 import zhCN from 'video.js/dist/lang/zh-CN.json';
 import 'video.js/dist/video-js.css';
 import { FILE_URL_PATTERN } from '../../../schemas/fields';
+import { PLAYER_ASPECT_RATIO } from './playerSize';
 
 type Player = ReturnType<typeof videojs>;
 
@@ -62,7 +63,7 @@ export const PLAYER_OPTIONS = {
   loop: false,
   preload: 'auto',
   language: 'zh-CN',
-  aspectRatio: '16:9',
+  aspectRatio: PLAYER_ASPECT_RATIO,
   fluid: true,
   inactivityTimeout: 2000,
   notSupportedMessage: NO_COMPATIBLE_SOURCE,

@@ -9,6 +9,7 @@ import { ROOT_CODE } from '../../../schemas/standardClassify';
 import { useAccess } from '../../access/useMember';
 import { DeleteWithConfirm } from '../../components/DeleteWithConfirm';
 import { RowButton } from '../../components/RowButton';
+import { ROOT_NAME } from '../../components/tree/buildTree';
 import { LazyCategoryTree as CategoryTree } from '../../components/tree/LazyCategoryTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
 import { ListSettled } from '../../components/ListSettled';
@@ -55,7 +56,8 @@ function Manage({ service, type }: { service: ArticleService; type: number }) {
   const { view, dialogs } = useArticleView(descriptor.resource);
   usePreloadWhenIdle(DialogForm, service === 'tykj' ? TykjInputs : ArticleInputs);
 
-  const selectedName = tree?.byCode.get(selected)?.name ?? '';
+  // The root's name is known before the tree arrives: a page rendered by the server shows it.
+  const selectedName = selected === ROOT_CODE ? ROOT_NAME : (tree?.byCode.get(selected)?.name ?? '');
   const canAdd = selected !== ROOT_CODE && can('create');
 
   return (

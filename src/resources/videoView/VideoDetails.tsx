@@ -25,11 +25,13 @@ import { posterUrlOf } from '../../../schemas/poster';
 import { useAccess } from '../../access/useMember';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
 import { HandoutDialog } from '../../components/video/HandoutDialog';
+import { PLAYER_BOX_ASPECT_RATIO } from '../../components/video/playerSize';
 import type { LegacyDataProvider } from '../../dataProvider/index';
 import { formatDate } from '../../i18n/dayjs';
 import { pathOf } from '../../navigation';
 import { CommentDialog } from './CommentDialog';
 import { CommentList } from './CommentList';
+import { useInBrowser } from '../../util/useInBrowser';
 import { useVideoDetails } from './useVideoDetails';
 import { detailsPath } from './VideoCard';
 
@@ -56,6 +58,8 @@ export default function VideoDetails() {
   const dataProvider = useDataProvider<LegacyDataProvider>();
   const canComment = useAccess('videoComment')('create');
   const details = useVideoDetails(id, vdtCode);
+  // video.js needs a document: the player comes once the browser has taken the page over.
+  const inBrowser = useInBrowser();
   const { comments, commentTotal, list, loading, listLoading, error, listError } = details;
   // The main area shows only the video the address names: while another one loads, or when
   // opening it failed (its play count, SPEC 7), nothing of the previous video stays on screen.
@@ -173,10 +177,14 @@ export default function VideoDetails() {
           {!video && loading && <ListLoading />}
           {video && (
             <>
-              <Box sx={{ maxWidth: 960 }}>
-                <Suspense fallback={<ListLoading />}>
-                  <VideoPlayer src={video.VdUrl} poster={posterUrlOf(video.VdUrl)} title={video.VdName} />
-                </Suspense>
+              {/* The player's size, reserved: the page arrives (from the server) without it, and
+                  video.js sizes its player (fluid, PLAYER_OPTIONS.aspectRatio) to this box. */}
+              <Box data-testid="player-box" sx={{ maxWidth: 960, aspectRatio: PLAYER_BOX_ASPECT_RATIO }}>
+                {inBrowser && (
+                  <Suspense fallback={null}>
+                    <VideoPlayer src={video.VdUrl} poster={posterUrlOf(video.VdUrl)} title={video.VdName} />
+                  </Suspense>
+                )}
               </Box>
               <Box sx={{ display: 'flex', flexWrap: 'wrap', alignItems: 'center', gap: 1.5, my: 2 }}>
                 {canComment && (
@@ -192,15 +200,16 @@ export default function VideoDetails() {
                 <Button variant="outlined" startIcon={<ThumbUpIcon />} onClick={like} disabled={liking}>
                   点赞 {video.VdFabulous ?? 0}
                 </Button>
+                <Typography variant="body2" color="text.secondary">
+                  主讲人：{video.VdPer || '—'} · {formatDate(video.VdTime)}
+                </Typography>
+                {/* Last: the play this page counts changes its width once the page is shown. */}
                 <Box sx={{ display: 'inline-flex', alignItems: 'center', gap: 0.5, color: 'text.secondary' }}>
                   <VisibilityOutlinedIcon fontSize="small" aria-hidden />
                   <Typography variant="body2" data-testid="play-count">
                     点击量 {video.VdNum ?? 0}
                   </Typography>
                 </Box>
-                <Typography variant="body2" color="text.secondary">
-                  主讲人：{video.VdPer || '—'} · {formatDate(video.VdTime)}
-                </Typography>
               </Box>
 
               <Typography variant="subtitle1" component="h2" sx={{ fontWeight: 600 }}>

@@ -1,6 +1,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { useDataProvider } from 'react-admin';
 import type { LegacyDataProvider } from '../../dataProvider/index';
+import { useInBrowser } from '../../util/useInBrowser';
 import {
   appendComments,
   countPlayLocally,
@@ -8,6 +10,7 @@ import {
   loadCommentPages,
   openVideo,
   type CommentRecord,
+  type CommentPage,
   type DetailsApi,
   type Opening,
   type VideoRecord,
@@ -37,6 +40,33 @@ export interface VideoDetailsState {
 const messageOf = (error: unknown, fallback: string) =>
   error instanceof Error && error.message ? error.message : fallback;
 
+interface ServerAnswers {
+  video: VideoRecord;
+  comments: CommentPage;
+  list: VideoRecord[];
+}
+
+/**
+ * What a page rendered by the server shows of the video at its address: the server's render asks
+ * for the video, its first comments and the side list (reads only: a render counts no play), and
+ * the browser takes the page over with them, so that it arrives whole rather than as spinners.
+ * The browser's own opening (the play, then the video and its comments) replaces them when it
+ * answers. Nothing is asked here once the page is the browser's (useInBrowser).
+ */
+function useServerAnswers(calls: DetailsApi, id: number, vdtCode: string, valid: boolean): ServerAnswers | undefined {
+  const rendering = !useInBrowser() && valid;
+  const video = useQuery({ queryKey: ['videoDetails', 'video', id], queryFn: () => calls.getVideo(id), enabled: rendering });
+  const vdCode = video.data?.VdCode;
+  const comments = useQuery({
+    queryKey: ['videoDetails', 'comments', vdCode],
+    queryFn: () => calls.getComments(vdCode ?? '', 1),
+    enabled: rendering && vdCode !== undefined,
+  });
+  const list = useQuery({ queryKey: ['videoDetails', 'list', vdtCode], queryFn: () => calls.getSideList(vdtCode), enabled: rendering });
+  if (!rendering || !video.data || !comments.data || !list.data) return undefined;
+  return { video: video.data, comments: comments.data, list: list.data };
+}
+
 /**
  * The details page's data for `?Id=&VdtCode=`: on a new Id the play count, then the
  * video, then its comments; the side list reloads only when VdtCode changes, otherwise its current
@@ -51,15 +81,17 @@ export function useVideoDetails(id: number, vdtCode: string, api?: DetailsApi): 
   const [attempt, setAttempt] = useState(0);
   const key = `${id}|${vdtCode}|${attempt}`;
   const valid = Number.isInteger(id) && id > 0;
-  const [loaded, setLoaded] = useState<{ key: string; error?: string }>({ key: '' });
-  const [video, setVideo] = useState<VideoRecord>();
+  // A page rendered by the server starts with what it showed (the opening below still runs).
+  const served = useServerAnswers(calls, id, vdtCode, valid);
+  const [loaded, setLoaded] = useState<{ key: string; error?: string }>(() => ({ key: served ? key : '' }));
+  const [video, setVideo] = useState<VideoRecord | undefined>(served?.video);
   // The comments shown, whose video they are, and how many pages of them were loaded.
-  const [comments, setComments] = useState<{ vdCode?: string; comments: CommentRecord[]; total: number; pages: number }>({
-    comments: [],
-    total: 0,
-    pages: 0,
-  });
-  const [listed, setListed] = useState<{ code: string | null; rows: VideoRecord[]; error?: string }>({ code: null, rows: [] });
+  const [comments, setComments] = useState<{ vdCode?: string; comments: CommentRecord[]; total: number; pages: number }>(() =>
+    served ? { ...served.comments, vdCode: served.video.VdCode, pages: 1 } : { comments: [], total: 0, pages: 0 },
+  );
+  const [listed, setListed] = useState<{ code: string | null; rows: VideoRecord[]; error?: string }>(() =>
+    served ? { code: vdtCode, rows: served.list } : { code: null, rows: [] },
+  );
 
   // The category whose list is shown, and the opening in flight: React's development double
   // effects reuse it instead of counting a second play.
