@@ -4,10 +4,11 @@
 // with the video, read by whoever may see videos and written by no call. On SQLite, or on
 // PostgreSQL when TEST_DATABASE_URL is set; across processes: countersExact of
 // tests/helpers/acrossProcesses.ts (workers.test.ts, scaleout.test.ts).
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayIn } from '../../schemas/businessTime';
 import { MENU_ENTRIES, SCREENS } from '../../schemas/index';
+import { dailyMismatches } from '../helpers/integrity';
 import { startServer, type Client, type TestServer } from '../helpers/server';
 
 /** A zone whose calendar day is not UTC's right now (as in timeZone.test.ts): 14 hours ahead late in the UTC day, 12 behind early in it. */
@@ -251,5 +252,17 @@ describe('who reads the daily figures', () => {
     expect(paths).toEqual([LIST]);
     expect(SCREENS.filter((s) => s.resource === 'videoDaily')).toEqual([]);
     expect(MENU_ENTRIES.filter((e) => e.screen.resource === 'videoDaily')).toEqual([]);
+  });
+});
+
+describe("the fault tests' check of the daily figures (tests/helpers/integrity.ts)", () => {
+  it("finds every video's rows adding up to its counters, and a counter changed behind their back", async () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- raw tables
+    const db = server.app.database.db as unknown as Kysely<any>;
+    expect(await dailyMismatches(db)).toEqual([]);
+    const video = await addVideo('核对');
+    await play(video.Id);
+    await db.updateTable('VIDEO').set({ VD_NUM: 5 }).where('VD_CODE', '=', video.VdCode).execute();
+    expect(await dailyMismatches(db)).toEqual([`VIDEO ${video.VdCode} VD_NUM: counter 5 ≠ days 1`]);
   });
 });
