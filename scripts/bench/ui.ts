@@ -345,9 +345,15 @@ function pageScript(selector: string): string {
   }));
   bench.until = (ok) => new Promise((resolve, reject) => {
     if (ok()) return resolve();
-    const observer = new MutationObserver(() => { if (ok()) { observer.disconnect(); clearTimeout(timer); resolve(); } });
+    let done = false;
+    const stop = () => { done = true; observer.disconnect(); clearTimeout(timer); };
+    const observer = new MutationObserver(() => { if (!done && ok()) { stop(); resolve(); } });
+    // And on every frame: a page the browser takes over without changing it gives no more DOM
+    // changes once its HTML is parsed, and a row is laid out only once the page may be drawn.
+    const frame = () => { if (done) return; if (ok()) { stop(); resolve(); } else requestAnimationFrame(frame); };
+    requestAnimationFrame(frame);
     // A step that never happens fails the run instead of holding the benchmark forever.
-    const timer = setTimeout(() => { observer.disconnect(); reject(new Error('waited 60 s in vain')); }, 60000);
+    const timer = setTimeout(() => { stop(); reject(new Error('waited 60 s in vain')); }, 60000);
     observer.observe(document, { childList: true, subtree: true, characterData: true, attributes: true });
   });
   // The main thread idle: the screen's first effects (fetches ahead among them) have run.
