@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeMember, renderWithAdmin } from '../../test/renderWithAdmin';
 import ArticleManage from './ArticleManage';
@@ -31,11 +31,11 @@ describe('文章目录管理', { timeout: 20_000 }, () => {
       initialEntries: ['/Knowledge/Article/Manage?type=0'],
     });
     await screen.findByText('12J201 平屋面建筑构造');
-    // The classifications are asked for once the articles are shown: the tree (and the name of
-    // its selection) follows.
+    // 全部 is named above the table at once; the classifications are asked for once the articles
+    // are shown, and the tree follows into its pane.
     expect(await screen.findByRole('heading', { name: '全部' })).toBeTruthy();
     expect(screen.queryByRole('button', { name: '新增文件' })).toBeNull();
-    expect(dataProvider.getList).toHaveBeenCalledWith('classify', expect.objectContaining({ filter: { All: 1, type: 0 } }));
+    await waitFor(() => expect(dataProvider.getList).toHaveBeenCalledWith('classify', expect.objectContaining({ filter: { All: 1, type: 0 } })));
     expect(dataProvider.getList).toHaveBeenCalledWith(
       'article',
       expect.objectContaining({ filter: { ScCode: '0', type: 0 }, pagination: { page: 1, perPage: 15 } }),
