@@ -94,11 +94,11 @@ export function createAuthProvider(apiUrl: string, httpClient: HttpClient = fetc
   let absent = session === null;
   // The member whose session ended in this page (logout, 401): where react-admin would return after
   // login (the page they were on) is theirs, not the next member's.
-  let ended: string | undefined;
+  let ended: UserIdentity['id'] | undefined;
 
   /** The session ends on this side: forgotten, and not asked for until a login. */
   const forget = () => {
-    if (known) ended = known.AuCode;
+    if (known) ended = identityOf(known).id;
     member = null;
     known = undefined;
     absent = true;
@@ -148,7 +148,7 @@ export function createAuthProvider(apiUrl: string, httpClient: HttpClient = fetc
       }
       // react-admin returns to the page remembered when the session ended (its location state):
       // the same member's, or home for anyone else (documented: login's `redirectTo`).
-      if (previous !== undefined && previous !== known?.AuCode) return { redirectTo: HOME };
+      if (previous !== undefined && (!known || previous !== identityOf(known).id)) return { redirectTo: HOME };
       return undefined;
     },
 

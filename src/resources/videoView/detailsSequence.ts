@@ -103,6 +103,18 @@ export interface Opening {
   list?: Promise<VideoRecord[]>;
 }
 
+/** The video, then the first page of its comments: reads only (no play counted). */
+export async function readVideo(api: DetailsApi, id: number): Promise<Omit<Opened, 'plays'>> {
+  const video = await api.getVideo(id);
+  const comments = await api.getComments(video.VdCode ?? '', 1);
+  return { video, comments };
+}
+
+/** The comments shown of a video once its first page arrives: whose they are, and one page loaded. */
+export function firstCommentsOf({ video, comments }: Omit<Opened, 'plays'>): CommentPage & { vdCode?: string; pages: number } {
+  return { ...comments, vdCode: video.VdCode, pages: 1 };
+}
+
 export function openVideo(api: DetailsApi, request: OpenRequest): Opening {
   const played = api.addPlay(request.id);
   const loadList = () => api.getSideList(request.vdtCode);
@@ -114,9 +126,7 @@ export function openVideo(api: DetailsApi, request: OpenRequest): Opening {
     } catch (error) {
       throw new PlayCountError(error);
     }
-    const video = await api.getVideo(request.id);
-    const comments = await api.getComments(video.VdCode ?? '', 1);
-    return { plays, video, comments };
+    return { plays, ...(await readVideo(api, request.id)) };
   })();
   return list ? { details, list } : { details };
 }

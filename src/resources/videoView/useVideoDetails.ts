@@ -6,9 +6,11 @@ import { useInBrowser } from '../../util/useInBrowser';
 import {
   appendComments,
   countPlayLocally,
+  firstCommentsOf,
   detailsApi,
   loadCommentPages,
   openVideo,
+  readVideo,
   type CommentRecord,
   type CommentPage,
   type DetailsApi,
@@ -55,16 +57,10 @@ interface ServerAnswers {
  */
 function useServerAnswers(calls: DetailsApi, id: number, vdtCode: string, valid: boolean): ServerAnswers | undefined {
   const rendering = !useInBrowser() && valid;
-  const video = useQuery({ queryKey: ['videoDetails', 'video', id], queryFn: () => calls.getVideo(id), enabled: rendering });
-  const vdCode = video.data?.VdCode;
-  const comments = useQuery({
-    queryKey: ['videoDetails', 'comments', vdCode],
-    queryFn: () => calls.getComments(vdCode ?? '', 1),
-    enabled: rendering && vdCode !== undefined,
-  });
+  const read = useQuery({ queryKey: ['videoDetails', 'video', id], queryFn: () => readVideo(calls, id), enabled: rendering });
   const list = useQuery({ queryKey: ['videoDetails', 'list', vdtCode], queryFn: () => calls.getSideList(vdtCode), enabled: rendering });
-  if (!rendering || !video.data || !comments.data || !list.data) return undefined;
-  return { video: video.data, comments: comments.data, list: list.data };
+  if (!rendering || !read.data || !list.data) return undefined;
+  return { ...read.data, list: list.data };
 }
 
 /**
@@ -87,7 +83,7 @@ export function useVideoDetails(id: number, vdtCode: string, api?: DetailsApi): 
   const [video, setVideo] = useState<VideoRecord | undefined>(served?.video);
   // The comments shown, whose video they are, and how many pages of them were loaded.
   const [comments, setComments] = useState<{ vdCode?: string; comments: CommentRecord[]; total: number; pages: number }>(() =>
-    served ? { ...served.comments, vdCode: served.video.VdCode, pages: 1 } : { comments: [], total: 0, pages: 0 },
+    served ? firstCommentsOf(served) : { comments: [], total: 0, pages: 0 },
   );
   const [listed, setListed] = useState<{ code: string | null; rows: VideoRecord[]; error?: string }>(() =>
     served ? { code: vdtCode, rows: served.list } : { code: null, rows: [] },
@@ -117,10 +113,10 @@ export function useVideoDetails(id: number, vdtCode: string, api?: DetailsApi): 
       },
     );
     opening.details.then(
-      ({ video: v, comments: c }) => {
+      (opened) => {
         if (!live) return;
-        setVideo(v);
-        setComments({ ...c, vdCode: v.VdCode, pages: 1 });
+        setVideo(opened.video);
+        setComments(firstCommentsOf(opened));
         setLoaded({ key });
         if (!reloadList) setListed((l) => ({ ...l, rows: countPlayLocally(l.rows, id) }));
       },
