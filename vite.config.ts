@@ -64,7 +64,8 @@ const serverRender = defineConfig({
     // The entry's name changes with its content and the manifest names it: a server running while
     // the app is rebuilt loads the new build under a new name (server/src/http/pages.ts).
     manifest: true,
-    rolldownOptions: { output: { entryFileNames: 'render-[hash].js' } },
+    // .mjs: modules wherever the build is put, with or without a package.json saying so above it.
+    rolldownOptions: { output: { entryFileNames: 'render-[hash].mjs', chunkFileNames: 'assets/[name]-[hash].mjs' } },
   },
 });
 

@@ -157,7 +157,10 @@ async function statementsOf(target: { sqlite?: SQLite.Database; pool?: pg.Pool }
   return seen;
 }
 
-/** Replays the statements in-process for `seconds`: SQLite in a loop, PostgreSQL from 16 clients over the pool. */
+/** Clients of the in-process PostgreSQL figures, and connections of their pool. */
+const PG_CLIENTS = 10;
+
+/** Replays the statements in-process for `seconds`: SQLite in a loop, PostgreSQL from PG_CLIENTS clients, each on a connection of the pool. */
 async function inProcessRate(target: { sqlite?: SQLite.Database; pool?: pg.Pool }, statements: CompiledQuery[], seconds = 2): Promise<number> {
   const until = performance.now() + seconds * 1000;
   let done = 0;
@@ -171,11 +174,18 @@ async function inProcessRate(target: { sqlite?: SQLite.Database; pool?: pg.Pool 
       done++;
     }
   } else {
+    // One connection per client: a call's statements may be a transaction (begin … commit), which
+    // must run on the connection that began it, as the server's pool runs it.
     await Promise.all(
-      Array.from({ length: 16 }, async () => {
-        while (performance.now() < until) {
-          for (const s of statements) await target.pool!.query(s.sql, s.parameters as unknown[]);
-          done++;
+      Array.from({ length: PG_CLIENTS }, async () => {
+        const client = await target.pool!.connect();
+        try {
+          while (performance.now() < until) {
+            for (const s of statements) await client.query(s.sql, s.parameters as unknown[]);
+            done++;
+          }
+        } finally {
+          client.release();
         }
       }),
     );
@@ -420,7 +430,7 @@ async function main() {
       const data = await generatePostgres(url.toString());
       postgresSeconds = data.seconds;
       console.log(`generated in ${data.seconds.toFixed(1)} s; measuring`);
-      const pool = new pg.Pool({ connectionString: url.toString(), max: 10 });
+      const pool = new pg.Pool({ connectionString: url.toString(), max: PG_CLIENTS });
       try {
         const dataDir2 = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-bench-pgdata-'));
         const measured = await suite('postgres', { DATABASE_URL: url.toString(), DATA_DIR: dataDir2, PUBLIC_DIR: path.join(dataDir2, 'no-public') }, { pool }, data);

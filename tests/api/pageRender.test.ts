@@ -98,6 +98,26 @@ describe('the server render of pages', () => {
   });
 });
 
+describe('a build put anywhere', () => {
+  let server: TestServer;
+  let copy: string;
+  afterAll(async () => {
+    await server?.close();
+    if (copy) fs.rmSync(copy, { recursive: true, force: true });
+  });
+
+  it('is rendered from a folder outside the project, with no package.json above it', async () => {
+    // PUBLIC_DIR may be any folder: the render's files must load as modules there too.
+    copy = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-public-'));
+    fs.cpSync(DIST, copy, { recursive: true });
+    server = await startServer({ DEMO_DATA: '1', PUBLIC_DIR: copy, RENDER_BUDGET_MS: '60000' });
+    const admin = await server.admin();
+    const page = await load(server, admin, '/videoType');
+    expect(page.rendered).toBe(true);
+    expect(page.html).toContain(DEMO_ROW);
+  });
+});
+
 /**
  * A build whose server render answers `/fast` at once and takes 20 s over `/slow` (unless told to
  * stop): what is measured is the budget alone, with the render's code loaded.
