@@ -3,7 +3,8 @@
 // and measures each call with autocannon (bounded: a few seconds per figure), beside the same
 // statements run in-process on the driver. The first page of the large category and the like
 // counter are measured again on a cluster of one worker per core (WORKERS), beside one process,
-// with the memory of each worker. Then the 500 MB upload, and a flood of rich text by one member
+// with the memory of each worker; the server against its ceiling, a bare Fastify answering the same
+// bytes, and the play counter's write rate beside reads (ceiling.ts). Then the 500 MB upload, and a flood of rich text by one member
 // (richTextFlood.ts: /health and another member's comment meanwhile). Prints tables and the
 // budgets as met or not, and writes bench-results/latest.json.
 import { execFileSync } from 'node:child_process';
@@ -35,6 +36,7 @@ import { rssMb, startServerProcess, workerPids } from '../../tests/helpers/serve
 import { generate, generatePostgres, SIZES } from './generate';
 import { benchRichTextFlood, printRichTextFlood, richTextFloodBudgets, type RichTextFloodFigure } from './richTextFlood';
 import { benchUpload, printUploadFigures, type UploadFigure } from './upload';
+import { benchCeiling, ceilingBudgets, printCeiling, type CeilingResult } from './ceiling';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 /** Workers of the cluster run: one per core, as `npm start` (BENCH_WORKERS to choose). */
@@ -42,6 +44,8 @@ const CLUSTER_WORKERS = Number(process.env.BENCH_WORKERS ?? usableCpus());
 /** The calls measured on one process and on the cluster, side by side. */
 const COMPARED = ['videos, first page', 'like counter'];
 const PASSWORD = 'bench-password';
+/** The video whose plays are counted. */
+const COUNTED_VIDEO = 5001;
 type Dialect = 'sqlite' | 'postgres';
 
 interface Case {
@@ -134,8 +138,8 @@ function cases(data: { bigVdtCode: string; busyVdCode: string }): Case[] {
       name: 'play counter',
       path: '/Ajax/UpdateVideoNumAdd',
       method: 'POST',
-      body: JSON.stringify({ Id: 5001 }),
-      repo: (db) => incrementCounter(db, video, 5001, 'VdNum', daily),
+      body: JSON.stringify({ Id: COUNTED_VIDEO }),
+      repo: (db) => incrementCounter(db, video, COUNTED_VIDEO, 'VdNum', daily),
     },
   ];
 }
@@ -392,6 +396,11 @@ async function main() {
   const started = Date.now();
   const figures: Figure[] = [];
   const clusterFigures: ClusterFigure[] = [];
+  const ceiling: CeilingResult = { ceiling: [], writes: [] };
+  const addCeiling = (r: CeilingResult) => {
+    ceiling.ceiling.push(...r.ceiling);
+    ceiling.writes.push(...r.writes);
+  };
   const steal = stealSince();
   console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${DURATION_S} s per figure`);
 
@@ -406,9 +415,12 @@ async function main() {
     console.log(`generated in ${data.seconds.toFixed(1)} s; measuring`);
     const sqlite = new SQLite(path.join(dataDir, 'zhishi.sqlite'));
     try {
-      const measured = await suite('sqlite', { DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, 'no-public') }, { sqlite }, data);
+      const env = { DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, 'no-public') };
+      const measured = await suite('sqlite', env, { sqlite }, data);
       figures.push(...measured.figures);
       clusterFigures.push(...measured.cluster);
+      console.log('SQLite: the ceiling (a bare Fastify) and the write rate beside the reads');
+      addCeiling(await benchCeiling('sqlite', env, { bigVdtCode: data.bigVdtCode, videoId: COUNTED_VIDEO }, PASSWORD, DURATION_S));
     } finally {
       sqlite.close();
     }
@@ -433,9 +445,12 @@ async function main() {
       const pool = new pg.Pool({ connectionString: url.toString(), max: PG_CLIENTS });
       try {
         const dataDir2 = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-bench-pgdata-'));
-        const measured = await suite('postgres', { DATABASE_URL: url.toString(), DATA_DIR: dataDir2, PUBLIC_DIR: path.join(dataDir2, 'no-public') }, { pool }, data);
+        const env = { DATABASE_URL: url.toString(), DATA_DIR: dataDir2, PUBLIC_DIR: path.join(dataDir2, 'no-public') };
+        const measured = await suite('postgres', env, { pool }, data);
         figures.push(...measured.figures);
         clusterFigures.push(...measured.cluster);
+        console.log('PostgreSQL: the ceiling (a bare Fastify) and the write rate beside the reads');
+        addCeiling(await benchCeiling('postgres', env, { bigVdtCode: data.bigVdtCode, videoId: COUNTED_VIDEO }, PASSWORD, DURATION_S));
         fs.rmSync(dataDir2, { recursive: true, force: true });
       } finally {
         await pool.end();
@@ -449,6 +464,8 @@ async function main() {
   const workers = workersSideBySide(figures, clusterFigures);
   printWorkers(workers);
   const budgets = serverBudgets(figures, clusterFigures);
+  printCeiling(ceiling);
+  budgets.push(...ceilingBudgets(ceiling));
   printBudgets('server', budgets);
 
   let uploads: UploadFigure[] = [];
@@ -478,6 +495,7 @@ async function main() {
         figures,
         clusterFigures,
         workers,
+        ceiling,
         budgets,
         uploads,
         richTextFlood,
