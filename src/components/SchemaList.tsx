@@ -19,6 +19,7 @@ import { listFields, type ListColumn, type ResourceDescriptor } from '../../sche
 import { parseFileList } from '../../schemas/fileList';
 import { useAccess } from '../access/useMember';
 import { formatDate } from '../i18n/dayjs';
+import { useBulkDelete } from './BulkDelete';
 import { DeferredRows } from './DeferredRows';
 import { DeleteWithConfirm } from './DeleteWithConfirm';
 import type { DialogFormProps } from './DialogForm';
@@ -176,11 +177,12 @@ function Table({ descriptor, columns, rowActions, onEdit }: {
 }) {
   const { isPending } = useListContext();
   const can = useAccess(descriptor.resource);
+  const bulkDelete = useBulkDelete(descriptor);
   if (isPending) return <ListLoading />;
   // A member who may neither edit nor delete (nor anything else) gets no empty 操作 column.
   const hasActions = !!rowActions || can('edit') || can('delete');
   return (
-    <DataTable bulkActionButtons={false} rowClick={false} empty={<ListEmpty />}>
+    <DataTable {...bulkDelete} rowClick={false} empty={<ListEmpty />}>
       {columns.map((column) => (
         <DataTable.Col
           key={column.field}
