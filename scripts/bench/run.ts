@@ -35,6 +35,7 @@ import { rssMb, startServerProcess, workerPids } from '../../tests/helpers/serve
 import { generate, generatePostgres, SIZES } from './generate';
 import { benchRichTextFlood, printRichTextFlood, richTextFloodBudgets, type RichTextFloodFigure } from './richTextFlood';
 import { benchUpload, printUploadFigures, type UploadFigure } from './upload';
+import { benchBulkDelete, bulkDeleteBudgets, printBulkDelete, type BulkDeleteFigure } from './bulkDelete';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 /** Workers of the cluster run: one per core, as `npm start` (BENCH_WORKERS to choose). */
@@ -456,6 +457,14 @@ async function main() {
     budgets.push(...richTextFloodBudgets(richTextFlood));
   }
 
+  let bulkDelete: BulkDeleteFigure[] | undefined;
+  if (process.env.BENCH_BULK !== '0') {
+    console.log('\nBulk delete: 1,000 videos in one call, on SQLite and PostgreSQL…');
+    bulkDelete = await benchBulkDelete();
+    printBulkDelete(bulkDelete);
+    budgets.push(...bulkDeleteBudgets(bulkDelete));
+  }
+
   fs.mkdirSync('bench-results', { recursive: true });
   fs.writeFileSync(
     'bench-results/latest.json',
@@ -471,6 +480,7 @@ async function main() {
         budgets,
         uploads,
         richTextFlood,
+        bulkDelete,
       },
       null,
       2,
