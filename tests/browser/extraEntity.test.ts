@@ -304,7 +304,8 @@ describe('every kind of field of a declaration, on its generated screen', () => 
     await rowOf(page, '专题会纪要').waitFor();
 
     // A sortable column: its header orders the rows, one way then the other.
-    const firstRow = () => page.getByRole('row').nth(1).getByRole('cell').first().textContent();
+    // Its first cell after the checkbox of 批量删除.
+    const firstRow = () => page.getByRole('row').nth(1).getByRole('cell').nth(1).textContent();
     await page.getByRole('columnheader', { name: '标题' }).getByRole('button').click();
     await expect.poll(firstRow).toBe('专题会纪要');
     await page.getByRole('columnheader', { name: '标题' }).getByRole('button').click();

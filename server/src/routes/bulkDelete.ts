@@ -119,18 +119,20 @@ class Run {
     }
     if (allowed.length === 0) return;
     const files = app.files.track(descriptor);
-    let deleted: Set<number>;
-    try {
-      deleted = new Set(await deleteRows(app.database, descriptor, allowed.map((row) => Number(row.Id)), member, files.hook));
-    } catch (err) {
+    const deleted = await deleteRows(app.database, descriptor, allowed.map((row) => Number(row.Id)), member, files.hook).then(
+      (ids) => new Set(ids),
+      (err: unknown) => {
+        app.log.warn({ err, resource: descriptor.resource }, 'bulk delete: a batch failed; its rows are deleted one by one');
+        return undefined;
+      },
+    );
+    await files.settle();
+    if (!deleted) {
       // The batch rolled back whole: each of its rows on its own, so that one refusal (a row
       // pointed at meanwhile) costs only that row.
-      app.log.warn({ err, resource: descriptor.resource }, 'bulk delete: a batch failed; its rows are deleted one by one');
-      await files.settle();
       await this.oneByOne(allowed);
       return;
     }
-    await files.settle();
     for (const row of allowed) {
       const id = Number(row.Id);
       if (deleted.has(id)) this.deleted++;
