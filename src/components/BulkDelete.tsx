@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type ReactElement } from 'react';
+import { useMemo, useState, type ReactElement } from 'react';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { Box, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, List, ListItem, ListItemText, Button as MuiButton } from '@mui/material';
 import { BulkActionsToolbar, Button, useDataProvider, useListContext, useNotify, useRefresh, type RaRecord } from 'react-admin';
@@ -40,11 +40,11 @@ export function useBulkDelete(descriptor: ResourceDescriptor, { inline = false }
 
 function BulkDeleteToolbar({ descriptor, inline }: { descriptor: ResourceDescriptor; inline: boolean }) {
   const { selectedIds, total, filterValues } = useListContext();
-  const [allMatching, setAllMatching] = useState(false);
-  // Another selection or filter is no longer "every matching row".
+  // "Every matching row" holds for the selection and filters it was chosen with, no other.
   const selectionKey = `${selectedIds.join(',')}|${JSON.stringify(filterValues)}`;
-  useEffect(() => setAllMatching(false), [selectionKey]);
-  const selection: Selection = { allMatching, setAllMatching };
+  const [chosenFor, setChosenFor] = useState<string | null>(null);
+  const allMatching = chosenFor === selectionKey;
+  const selection: Selection = { allMatching, setAllMatching: (all) => setChosenFor(all ? selectionKey : null) };
   const toolbar = (
     <BulkActionsToolbar
       label={allMatching ? `已选择全部符合条件的 ${total ?? 0} 项` : 'ra.action.bulk_actions'}
@@ -87,7 +87,11 @@ function BulkDeleteButton({ descriptor, allMatching }: { descriptor: ResourceDes
       const result = (answer.meta as { result?: BulkDeleteResult } | undefined)?.result ?? { Deleted: selectedIds.length, Failed: [] };
       onUnselectItems();
       if (result.Failed.length === 0) notify(`已删除 ${result.Deleted} 条`, { type: 'success' });
-      else setOutcome({ result, names });
+      else {
+        // Said twice: the list of rows kept goes with the table should none of them be left to show.
+        notify(`已删除 ${result.Deleted} 条，${result.Failed.length} 条未删除`, { type: 'warning' });
+        setOutcome({ result, names });
+      }
       refresh();
     } catch (error) {
       notify(messageOf(error), { type: 'error' });
