@@ -1,7 +1,7 @@
-import { useMemo, useState, type ReactElement } from 'react';
+import { useCallback, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import DeleteIcon from '@mui/icons-material/Delete';
-import { Box, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, List, ListItem, ListItemText, Button as MuiButton } from '@mui/material';
-import { BulkActionsToolbar, Button, useDataProvider, useListContext, useNotify, useRefresh, type RaRecord } from 'react-admin';
+import { Box, ThemeProvider, type Theme, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, List, ListItem, ListItemText, Button as MuiButton } from '@mui/material';
+import { BulkActionsToolbar, Button, useDataProvider, useListContext, useNotify, useRefresh, useTranslate, type RaRecord } from 'react-admin';
 import { bulkDeleteCall, type BulkDeleteFailure, type BulkDeleteResult } from '../../schemas/bulkDelete';
 import type { ResourceDescriptor } from '../../schemas/descriptor';
 import { useAccess } from '../access/useMember';
@@ -36,6 +36,33 @@ export function useBulkDelete(descriptor: ResourceDescriptor, { inline = false }
     () => (enabled ? { bulkActionButtons: true, bulkActionsToolbar: <BulkDeleteToolbar descriptor={descriptor} inline={inline} /> } : { bulkActionButtons: false }),
     [enabled, descriptor, inline],
   );
+}
+
+/**
+ * Names each row's checkbox of the tables inside (react-admin's 选择此行): its row checkbox puts the
+ * name on the MUI Checkbox's root, which gives it to the box around the input, not to the input. A
+ * nested theme (MUI's documented way of changing defaults for a part of the page) moves it.
+ */
+export function RowCheckboxLabels({ children }: { children: ReactNode }) {
+  const label = useTranslate()('ra.action.select_row');
+  const theme = useCallback(
+    (outer: Theme): Theme => ({
+      ...outer,
+      components: {
+        ...outer.components,
+        MuiCheckbox: {
+          ...outer.components?.MuiCheckbox,
+          defaultProps: {
+            ...outer.components?.MuiCheckbox?.defaultProps,
+            // A header's checkbox names its input itself (全选), which wins over these defaults.
+            slotProps: { root: { 'aria-label': undefined }, input: { 'aria-label': label } },
+          },
+        },
+      },
+    }),
+    [label],
+  );
+  return <ThemeProvider theme={theme}>{children}</ThemeProvider>;
 }
 
 function BulkDeleteToolbar({ descriptor, inline }: { descriptor: ResourceDescriptor; inline: boolean }) {

@@ -52,8 +52,8 @@ describe('批量删除 as an administrator', () => {
     await addVideo(admin, await addCategory(used), uniqueName('占用'));
     await login(page, 'admin', ADMIN_PASSWORD);
     await page.goto('/videoType');
-    for (const name of [free1, used, free2]) await rowOf(page, name).getByRole('checkbox', { name: '选择此行' }).check();
-    await page.getByText('选中3项', { exact: true }).waitFor();
+    for (const name of [free1, used, free2]) await rowOf(page, name).getByRole('checkbox').check();
+    await page.getByText('已选择 3 项', { exact: true }).waitFor();
     await page.getByRole('button', { name: '批量删除', exact: true }).click();
     await confirmPrompt('此操作将永久删除选中的 3 条记录, 是否继续?');
     await expectOutcome('已删除 2 条，1 条未删除：', [[used, '该视频分类下还有视频，请先删除或移走视频']]);
@@ -75,7 +75,7 @@ describe('批量删除 as an administrator', () => {
       if (request.url().endsWith('/Ajax/DelVideoBatch')) sent.push(request.postDataJSON());
     });
     await page.getByRole('checkbox', { name: '全选' }).check();
-    await page.getByText('选中15项', { exact: true }).waitFor();
+    await page.getByText('已选择 15 项', { exact: true }).waitFor();
     await page.getByRole('button', { name: '选择全部符合条件的 17 项', exact: true }).click();
     await page.getByText('已选择全部符合条件的 17 项', { exact: true }).waitFor();
     await page.getByRole('button', { name: '批量删除', exact: true }).click();
@@ -114,7 +114,7 @@ describe('批量删除 as a member who may add, view and delete videos, not edit
     await expect(page.getByRole('button', { name: '编辑', exact: true }).count()).resolves.toBe(0);
     await expect(rowOf(page, others).getByRole('button', { name: '删除', exact: true }).count()).resolves.toBe(0);
     await page.getByRole('checkbox', { name: '全选' }).check();
-    await page.getByText('选中3项', { exact: true }).waitFor();
+    await page.getByText('已选择 3 项', { exact: true }).waitFor();
     await page.getByRole('button', { name: '批量删除', exact: true }).click();
     await confirmPrompt('此操作将永久删除选中的 3 条记录, 是否继续?');
     await expectOutcome('已删除 2 条，1 条未删除：', [[others, '只能修改或删除自己创建的记录']]);
@@ -149,7 +149,7 @@ describe('批量删除 on a catalogue', () => {
     await login(page, 'admin', ADMIN_PASSWORD);
     await page.goto('/Knowledge/Article/Manage?type=1');
     await page.getByRole('treeitem', { name: classify.body.data.ScName }).click();
-    for (const name of names) await rowOf(page, name).getByRole('checkbox', { name: '选择此行' }).check();
+    for (const name of names) await rowOf(page, name).getByRole('checkbox').check();
     const bulkDelete = page.getByRole('button', { name: '批量删除', exact: true });
     await bulkDelete.click();
     await confirmPrompt('此操作将永久删除选中的 2 条记录, 是否继续?');

@@ -373,7 +373,7 @@ describe('批量删除 of a declared entity, with no code of its own', () => {
     await page.goto(`/notice?filter=${encodeURIComponent(JSON.stringify({ NtTitle: '公告1' }))}`);
     await page.getByText('共 9 条').waitFor();
     await page.getByRole('checkbox', { name: '全选' }).check();
-    await page.getByText('选中9项', { exact: true }).waitFor();
+    await page.getByText('已选择 9 项', { exact: true }).waitFor();
     await page.getByRole('button', { name: '批量删除', exact: true }).click();
     const prompt = page.getByRole('dialog', { name: '提示' });
     await prompt.getByText('此操作将永久删除选中的 9 条记录, 是否继续?', { exact: true }).waitFor();
