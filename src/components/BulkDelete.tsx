@@ -80,7 +80,8 @@ function BulkDeleteToolbar({ descriptor, inline }: { descriptor: ResourceDescrip
       <BulkDeleteButton descriptor={descriptor} allMatching={allMatching} />
     </BulkActionsToolbar>
   );
-  return inline ? <Box sx={{ '& .RaBulkActionsToolbar-toolbar': { position: 'static', transform: 'none' } }}>{toolbar}</Box> : toolbar;
+  // `&&`: over the toolbar's own rule, of the same weight.
+  return inline ? <Box sx={{ '&& .RaBulkActionsToolbar-toolbar': { position: 'static', transform: 'none' } }}>{toolbar}</Box> : toolbar;
 }
 
 /** Shown once the whole page is ticked and more rows match: the filter then goes to the server, not their ids. */
