@@ -154,7 +154,7 @@ describe('批量删除', () => {
   });
 
   it(`deletes ${BULK_DELETE_BATCH} rows to a transaction`, async () => {
-    const ids = await addWebsites('分批', 2 * BULK_DELETE_BATCH + 50);
+    const ids = await addWebsites('分批', 2 * BULK_DELETE_BATCH + Math.ceil(BULK_DELETE_BATCH / 2));
     const db = server.app.database.db;
     const transaction = db.transaction.bind(db);
     let transactions = 0;
@@ -174,9 +174,9 @@ describe('批量删除', () => {
   });
 
   it('keeps the deletions made before a batch fails, deletes the rest of that batch, and reports the row that failed', async () => {
-    const ids = await addWebsites('故障前', 2 * BULK_DELETE_BATCH + 50);
-    // The 150th row refuses to go: the second batch fails midway.
-    const failing = ids[BULK_DELETE_BATCH + 49]!;
+    const ids = await addWebsites('故障前', 2 * BULK_DELETE_BATCH + Math.ceil(BULK_DELETE_BATCH / 2));
+    // A row in the middle of the second batch refuses to go: that batch fails midway.
+    const failing = ids[BULK_DELETE_BATCH + Math.floor(BULK_DELETE_BATCH / 2)]!;
     const db = server.app.database.db;
     const updated = await admin.call('/Ajax/UpdateUseweb', { Id: failing, UwName: '故障' });
     expect(updated.status, updated.body.msg).toBe(200);
