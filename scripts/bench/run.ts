@@ -4,8 +4,9 @@
 // statements run in-process on the driver. The first page of the large category and the like
 // counter are measured again on a cluster of one worker per core (WORKERS), beside one process,
 // with the memory of each worker; the server against its ceiling, a bare Fastify answering the same
-// bytes, and the play counter's write rate beside reads (ceiling.ts). Then the 500 MB upload, and a flood of rich text by one member
-// (richTextFlood.ts: /health and another member's comment meanwhile). Prints tables and the
+// bytes, and the play counter's write rate beside reads (ceiling.ts). Then the 500 MB upload, a
+// flood of rich text by one member (richTextFlood.ts: /health and another member's comment
+// meanwhile) and a bulk delete (bulkDelete.ts). Prints tables and the
 // budgets as met or not, and writes bench-results/latest.json.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,6 +38,7 @@ import { generate, generatePostgres, SIZES } from './generate';
 import { benchRichTextFlood, printRichTextFlood, richTextFloodBudgets, type RichTextFloodFigure } from './richTextFlood';
 import { benchUpload, printUploadFigures, type UploadFigure } from './upload';
 import { benchCeiling, ceilingBudgets, printCeiling, type CeilingResult } from './ceiling';
+import { benchBulkDelete, bulkDeleteBudgets, printBulkDelete, type BulkDeleteFigure } from './bulkDelete';
 
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
 /** Workers of the cluster run: one per core, as `npm start` (BENCH_WORKERS to choose). */
@@ -483,6 +485,14 @@ async function main() {
     budgets.push(...richTextFloodBudgets(richTextFlood));
   }
 
+  let bulkDelete: BulkDeleteFigure[] | undefined;
+  if (process.env.BENCH_BULK !== '0') {
+    console.log('\nBulk delete: 1,000 videos in one call, on SQLite and PostgreSQL…');
+    bulkDelete = await benchBulkDelete();
+    printBulkDelete(bulkDelete);
+    budgets.push(...bulkDeleteBudgets(bulkDelete));
+  }
+
   fs.mkdirSync('bench-results', { recursive: true });
   fs.writeFileSync(
     'bench-results/latest.json',
@@ -499,6 +509,7 @@ async function main() {
         budgets,
         uploads,
         richTextFlood,
+        bulkDelete,
       },
       null,
       2,

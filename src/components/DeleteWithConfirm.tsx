@@ -6,7 +6,8 @@ import { RowButton } from './RowButton';
 
 export const DELETE_QUESTION = '此操作将永久删除该记录, 是否继续?';
 
-function messageOf(error: unknown): string {
+/** The message of a refused call, as the server worded it. */
+export function messageOf(error: unknown): string {
   if (typeof error === 'string') return error;
   const message = (error as { message?: unknown } | null)?.message;
   return typeof message === 'string' && message !== '' ? message : '删除失败';

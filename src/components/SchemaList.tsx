@@ -19,6 +19,7 @@ import { listFields, type ListColumn, type ResourceDescriptor } from '../../sche
 import { parseFileList } from '../../schemas/fileList';
 import { useAccess } from '../access/useMember';
 import { formatDate } from '../i18n/dayjs';
+import { RowCheckboxLabels, useBulkDelete } from './BulkDelete';
 import { DeferredRows } from './DeferredRows';
 import { DeleteWithConfirm } from './DeleteWithConfirm';
 import type { DialogFormProps } from './DialogForm';
@@ -176,35 +177,38 @@ function Table({ descriptor, columns, rowActions, onEdit }: {
 }) {
   const { isPending } = useListContext();
   const can = useAccess(descriptor.resource);
+  const bulkDelete = useBulkDelete(descriptor);
   if (isPending) return <ListLoading />;
   // A member who may neither edit nor delete (nor anything else) gets no empty 操作 column.
   const hasActions = !!rowActions || can('edit') || can('delete');
   return (
-    <DataTable bulkActionButtons={false} rowClick={false} empty={<ListEmpty />}>
-      {columns.map((column) => (
-        <DataTable.Col
-          key={column.field}
-          source={column.field}
-          label={fieldTitle(descriptor, column.field)}
-          disableSort={!descriptor.sortable?.includes(column.field)}
-          render={(record: Row) => renderCell(descriptor, column, record)}
-        />
-      ))}
-      {hasActions && (
-        <DataTable.Col
-          label="操作"
-          render={(record: Row) => (
-            <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-              {can('edit', record) && (
-                <RowButton label="编辑" icon={<EditIcon />} onClick={() => onEdit(record)} />
-              )}
-              {rowActions?.(record)}
-              {can('delete', record) && <DeleteWithConfirm resource={descriptor.resource} record={record} />}
-            </Box>
-          )}
-        />
-      )}
-    </DataTable>
+    <RowCheckboxLabels>
+      <DataTable {...bulkDelete} rowClick={false} empty={<ListEmpty />}>
+        {columns.map((column) => (
+          <DataTable.Col
+            key={column.field}
+            source={column.field}
+            label={fieldTitle(descriptor, column.field)}
+            disableSort={!descriptor.sortable?.includes(column.field)}
+            render={(record: Row) => renderCell(descriptor, column, record)}
+          />
+        ))}
+        {hasActions && (
+          <DataTable.Col
+            label="操作"
+            render={(record: Row) => (
+              <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
+                {can('edit', record) && (
+                  <RowButton label="编辑" icon={<EditIcon />} onClick={() => onEdit(record)} />
+                )}
+                {rowActions?.(record)}
+                {can('delete', record) && <DeleteWithConfirm resource={descriptor.resource} record={record} />}
+              </Box>
+            )}
+          />
+        )}
+      </DataTable>
+    </RowCheckboxLabels>
   );
 }
 

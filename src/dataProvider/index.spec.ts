@@ -331,12 +331,27 @@ describe('writes', () => {
     expect(result.data).toEqual({ id: 8, SaName: 'x' });
   });
 
-  it('deletes many in sequence and stops at the first failure', async () => {
-    const { client, request } = mockClient(ok(null), answer(409, { code: 409, msg: '该分类下还有视频，不能删除' }));
+  it('deletes many with the bulk call, the ids refused left out of data and the answer in meta', async () => {
+    const result = { Deleted: 2, Failed: [{ Id: 2, Name: '有视频', Reason: '该视频分类下还有视频，请先删除或移走视频' }] };
+    const { client, request } = mockClient(answer(200, { code: 0, msg: '已删除2条，1条未删除', data: result }));
+    const deleted = await legacyDataProvider(API, client).deleteMany('videoType', { ids: [1, 2, 3] });
+    expect(client).toHaveBeenCalledTimes(1);
+    expect(request(0)).toMatchObject({ url: 'http://host/api/Ajax/DelVideoTypeBatch', body: { Ids: [1, 2, 3] } });
+    expect(deleted).toEqual({ data: [1, 3], meta: { result } });
+  });
+
+  it('deletes every row matching a filter with the bulk call, the filter mapped as the list call maps it', async () => {
+    const { client, request } = mockClient(ok({ Deleted: 40, Failed: [] }));
+    await legacyDataProvider(API, client).deleteMany('article', { ids: [], meta: { filter: { type: 1, ScCode: 'C9', SaName: '图集', Unknown: 'x', SaCodeName: '' } } });
+    expect(request(0)).toMatchObject({ url: 'http://host/api/Xcx1/DelStandardArticleInAdminBatch', body: { All: 1, type: 1, ScCode: 'C9', SaName: '图集' } });
+  });
+
+  it('deletes many in sequence without a bulk call (a hand-written delete), stopping at the first failure', async () => {
+    const { client, request } = mockClient(ok(null), answer(400, { code: 400, msg: '不能删除自己' }));
     const dp = legacyDataProvider(API, client);
-    await expect(dp.deleteMany('videoType', { ids: [1, 2, 3] })).rejects.toMatchObject({ status: 409 });
+    await expect(dp.deleteMany('member', { ids: [1, 2, 3] })).rejects.toMatchObject({ status: 400 });
     expect(client).toHaveBeenCalledTimes(2);
-    expect(request(0)).toMatchObject({ url: 'http://host/api/Ajax/DelVideoType', body: { Id: 1 } });
+    expect(request(0)).toMatchObject({ url: 'http://host/api/Ajax/DelMember', body: { Id: 1 } });
     expect(request(1).body).toEqual({ Id: 2 });
   });
 

@@ -17,7 +17,8 @@
  * | update            | calls.update { ...data, Id: id } minus id                                      |
  * | updateMany        | update per id, in sequence                                                     |
  * | delete            | calls.delete { Id }                                                            |
- * | deleteMany        | delete per id, in sequence                                                     |
+ * | deleteMany        | bulkDeleteCall { Ids } (or meta.filter: { All: 1, ...filters }) → meta.result  |
+ * | (no bulk call)    | delete per id, in sequence                                                     |
  * | call              | ${service}/${name} params → { data, total, msg }  (counters, comments, sort…) |
  * | getCurrentMember  | Ajax/GetCurrentMember {}                                                       |
  *
@@ -26,10 +27,11 @@
  */
 import { HttpError, type DataProvider, type Identifier, type RaRecord } from 'react-admin';
 import { resourceByName } from '../../schemas/index';
+import { bulkDeleteCall, type BulkDeleteResult } from '../../schemas/bulkDelete';
 import type { ResourceDescriptor, Service } from '../../schemas/descriptor';
 import type { CurrentMember } from '../../schemas/types';
 import { fetchJson, postJson, type CallResult, type HttpClient } from '../http/index';
-import { restOfList, toListParams, type ListQuery } from './listParams';
+import { pickFilters, restOfList, toListParams, type ListQuery } from './listParams';
 
 export { toOrderName, toListParams, pickFilters, type ListQuery } from './listParams';
 
@@ -207,8 +209,17 @@ export function legacyDataProvider(apiUrl: string, httpClient: HttpClient = fetc
 
     async deleteMany(resource, params) {
       const descriptor = descriptorOf(resource);
-      for (const id of params.ids) await remove(descriptor, id);
-      return { data: params.ids } as never;
+      const bulk = bulkDeleteCall(descriptor);
+      if (!bulk) {
+        for (const id of params.ids) await remove(descriptor, id);
+        return { data: params.ids } as never;
+      }
+      // meta.filter: every row the list shows with that filter, not the ids of a selection.
+      const filter = isRow(params.meta) && isRow(params.meta.filter) ? params.meta.filter : undefined;
+      const body = filter ? { All: 1, ...pickFilters(descriptor, filter) } : { Ids: params.ids };
+      const { data: result } = await send<BulkDeleteResult>(descriptor.service, bulk, body);
+      const failed = new Set(result.Failed.map((f) => String(f.Id)));
+      return { data: params.ids.filter((id) => !failed.has(String(id))), meta: { result } } as never;
     },
 
     call<T = unknown>(service: Service, name: string, params: Record<string, unknown> = {}) {

@@ -70,7 +70,8 @@ export const MISSING_IN_PACK: Messages = {
  */
 const CHINESE_WORDING: Messages = {
   ra: {
-    action: { unselect: '取消选择', select_all: '全选' },
+    // One form: polyglot gives Chinese a single plural form, so the pack's "选中1项 |||| 选中%{smart_count}项" always said 选中1项.
+    action: { unselect: '取消选择', select_all: '全选', bulk_actions: '已选择 %{smart_count} 项' },
     auth: { sign_in_error: '登录失败，请重试。' },
     configurable: { inspector: { title: '检查器' } },
     input: {

@@ -310,7 +310,8 @@ describe('文章目录管理', () => {
     await expect(tree.getByRole('treeitem', { name: '全部' }).getAttribute('aria-selected')).resolves.toBe('true');
     await page.getByRole('heading', { name: '全部', level: 2 }).waitFor();
     await rowOf(page, '12J201 平屋面建筑构造').waitFor();
-    expect(await headers(page)).toEqual(['排序', '文章名称', '操作']);
+    // The first column holds 批量删除's checkboxes.
+    expect(await headers(page)).toEqual(['', '排序', '文章名称', '操作']);
     await expect(page.getByRole('button', { name: '新增文件' }).count()).resolves.toBe(0);
 
     await tree.getByRole('treeitem', { name: '建筑专业' }).click();

@@ -109,7 +109,8 @@ for (const route of ROUTES) {
       await audit.check(page, `${route.label}: 分类详情 dialog`);
       await fillAndSubmit(page, { name: parent, sort: '7' }, '添加');
       await rowOf(page, parent).waitFor();
-      await expect(rowOf(page, parent).getByRole('cell').first().innerText()).resolves.toBe('7');
+      // After the checkbox of 批量删除.
+      await expect(rowOf(page, parent).getByRole('cell').nth(1).innerText()).resolves.toBe('7');
     });
 
     it('查看下一级 goes to ?code=<its ScCode>, with 返回 and no further 查看下一级', async () => {

@@ -304,7 +304,8 @@ describe('every kind of field of a declaration, on its generated screen', () => 
     await rowOf(page, '专题会纪要').waitFor();
 
     // A sortable column: its header orders the rows, one way then the other.
-    const firstRow = () => page.getByRole('row').nth(1).getByRole('cell').first().textContent();
+    // Its first cell after the checkbox of 批量删除.
+    const firstRow = () => page.getByRole('row').nth(1).getByRole('cell').nth(1).textContent();
     await page.getByRole('columnheader', { name: '标题' }).getByRole('button').click();
     await expect.poll(firstRow).toBe('专题会纪要');
     await page.getByRole('columnheader', { name: '标题' }).getByRole('button').click();
@@ -362,5 +363,26 @@ describe('the audit log of a declared entity', () => {
     const line = (title: string) => changes.getByRole('row').filter({ has: page.getByRole('rowheader', { name: title, exact: true }) });
     await expect.poll(() => line('会议类型').getByRole('cell').allInnerTexts()).toEqual(['周例会', '专题会']);
     await expect(line('状态').getByRole('cell').allInnerTexts()).resolves.toEqual(['草稿', '已发布']);
+  });
+});
+
+describe('批量删除 of a declared entity, with no code of its own', () => {
+  it('deletes the ticked rows of its list after one 提示, each in the audit log', async () => {
+    const before = (await admin.call<unknown[]>('/Ajax/GetNoticeListInAdmin', { All: 1 })).body.total!;
+    // 公告1 and 公告10…17: one page of nine.
+    await page.goto(`/notice?filter=${encodeURIComponent(JSON.stringify({ NtTitle: '公告1' }))}`);
+    await page.getByText('共 9 条').waitFor();
+    await page.getByRole('checkbox', { name: '全选' }).check();
+    await page.getByText('已选择 9 项', { exact: true }).waitFor();
+    await page.getByRole('button', { name: '批量删除', exact: true }).click();
+    const prompt = page.getByRole('dialog', { name: '提示' });
+    await prompt.getByText('此操作将永久删除选中的 9 条记录, 是否继续?', { exact: true }).waitFor();
+    await prompt.getByRole('button', { name: '确定', exact: true }).click();
+    await seeNotification(page, '已删除 9 条');
+    expect((await admin.call<unknown[]>('/Ajax/GetNoticeListInAdmin', { All: 1 })).body.total).toBe(before - 9);
+    const log = await admin.call<unknown[]>('/Ajax/GetAuditLogListInAdmin', { Resource: 'notice', Action: 'delete', pageSize: 100 });
+    expect(log.body.total).toBe(9);
+    const doc = (await (await fetch(`${server.url}/docs/json`, { headers: { cookie: admin.cookie } })).json()) as { paths: Record<string, unknown> };
+    expect(Object.keys(doc.paths)).toContain('/Ajax/DelNoticeBatch');
   });
 });

@@ -95,11 +95,12 @@ describe('视频学习编辑: adding a video', () => {
     }
     await page.getByText('共 3 条').waitFor();
     const first = page.getByRole('row').nth(1);
-    await expect(first.getByRole('cell').first().textContent()).resolves.toBe('建设工程工程量清单计价规范要点');
+    // Cells after the checkbox of 批量删除.
+    await expect(first.getByRole('cell').nth(1).textContent()).resolves.toBe('建设工程工程量清单计价规范要点');
     await expect(first.getByText('置顶', { exact: true }).count()).resolves.toBe(1);
     await expect(rowOf(page, '全过程造价咨询实务').getByText('不置顶', { exact: true }).count()).resolves.toBe(1);
     // Dates only.
-    await expect(first.getByRole('cell').nth(2).textContent()).resolves.toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    await expect(first.getByRole('cell').nth(3).textContent()).resolves.toMatch(/^\d{4}-\d{2}-\d{2}$/);
     await audit.check(page, LIST);
 
     await tabs.nth(1).click();
@@ -166,7 +167,7 @@ describe('视频学习编辑: adding a video', () => {
     await dialog.waitFor({ state: 'hidden' });
     await rowOf(page, name).waitFor();
     await page.getByText('共 4 条').waitFor();
-    await expect(rowOf(page, name).getByRole('cell').nth(1).textContent()).resolves.toBe('浏览器讲师');
+    await expect(rowOf(page, name).getByRole('cell').nth(2).textContent()).resolves.toBe('浏览器讲师');
   });
 
   it('cancels an upload in progress with 取消, leaving nothing behind', async () => {

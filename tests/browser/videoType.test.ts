@@ -66,7 +66,7 @@ describe('视频分类', () => {
     await seeNotification(page, '操作成功!');
     await dialog.waitFor({ state: 'hidden' });
     await rowOf(page, name).waitFor();
-    await expect(rowOf(page, name).getByRole('cell').nth(1).textContent()).resolves.toBe('9');
+    await expect(rowOf(page, name).getByRole('cell').nth(2).textContent()).resolves.toBe('9');
     await page.getByText('共 4 条').waitFor();
   });
 

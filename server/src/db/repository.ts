@@ -311,60 +311,74 @@ function cascadesOf(descriptor: ResourceDescriptor): Cascade[] {
 }
 
 export async function deleteRow(database: Db, descriptor: ResourceDescriptor, id: number, audit?: AuditActor, hook?: WriteHook): Promise<boolean> {
+  return (database.db as unknown as AnyDb).transaction().execute((trx) => deleteIn(trx, database.dialect, descriptor, id, audit, hook));
+}
+
+/**
+ * Deletes several rows in one transaction, each as deleteRow does (its children, its counts, its
+ * own audit entry, the hook): all or none. The ids of the rows deleted; those already gone are not.
+ */
+export async function deleteRows(database: Db, descriptor: ResourceDescriptor, ids: readonly number[], audit?: AuditActor, hook?: WriteHook): Promise<number[]> {
   return (database.db as unknown as AnyDb).transaction().execute(async (trx) => {
-    // Locked first: a concurrent move cannot change what is uncounted below, and a child insert
-    // (its foreign key check) waits for this delete instead of deadlocking with it.
-    const existing = await lockedRow(trx, database.dialect, descriptor, id);
-    if (!existing) return false;
-    // Children first (deleted here, so that their counts follow): the foreign key's own cascade
-    // would remove them without their counts.
-    const cascaded: { child: ResourceDescriptor; count: number }[] = [];
-    for (const { child, field, parentField } of cascadesOf(descriptor)) {
-      // Only the filter columns (what the counts need) are read back: a busy video may have many
-      // long comments.
-      const back = child.filters.length > 0 ? child.filters.map((f) => `${columnOf(child, f)} as ${f}`) : ['ID'];
-      const parentValue = existing[parentField] as string;
-      let count = 0;
-      if (hook) {
-        // The hook sees each child as it goes (the files its text links to), a batch at a time.
-        for (;;) {
-          const batch = (await trx
-            .selectFrom(child.table)
-            .select(selection(child))
-            .where(columnOf(child, field), '=', parentValue)
-            .orderBy('ID')
-            .limit(CASCADE_BATCH)
-            .execute()) as Row[];
-          if (batch.length === 0) break;
-          for (const row of batch) await hook(trx, row, undefined, child);
-          const removed = (await trx
-            .deleteFrom(child.table)
-            .where('ID', 'in', batch.map((row) => row.Id as number))
-            .returning(back)
-            .execute()) as Row[];
-          await adjustCounts(trx, child, removed, -1);
-          count += removed.length;
-        }
-      } else {
-        const removed = (await trx.deleteFrom(child.table).where(columnOf(child, field), '=', parentValue).returning(back).execute()) as Row[];
-        await adjustCounts(trx, child, removed, -1);
-        count = removed.length;
-      }
-      cascaded.push({ child, count });
-    }
-    const result = await trx.deleteFrom(descriptor.table).where('ID', '=', id).executeTakeFirst();
-    if (Number(result.numDeletedRows) === 0) return false;
-    await adjustCounts(trx, descriptor, existing, -1);
-    if (audit) {
-      // The children go with their parent in the parent's one entry (how many), not one entry each.
-      const extra = cascaded
-        .filter(({ count }) => count > 0)
-        .map(({ child, count }) => ({ field: child.resource, label: `随之删除的${child.label}`, before: count }));
-      await auditRecord(trx, audit, descriptor, 'delete', existing, undefined, extra);
-    }
-    if (hook) await hook(trx, existing, undefined);
-    return true;
+    const deleted: number[] = [];
+    for (const id of ids) if (await deleteIn(trx, database.dialect, descriptor, id, audit, hook)) deleted.push(id);
+    return deleted;
   });
+}
+
+async function deleteIn(trx: AnyTrx, dialect: DialectName, descriptor: ResourceDescriptor, id: number, audit?: AuditActor, hook?: WriteHook): Promise<boolean> {
+  // Locked first: a concurrent move cannot change what is uncounted below, and a child insert
+  // (its foreign key check) waits for this delete instead of deadlocking with it.
+  const existing = await lockedRow(trx, dialect, descriptor, id);
+  if (!existing) return false;
+  // Children first (deleted here, so that their counts follow): the foreign key's own cascade
+  // would remove them without their counts.
+  const cascaded: { child: ResourceDescriptor; count: number }[] = [];
+  for (const { child, field, parentField } of cascadesOf(descriptor)) {
+    // Only the filter columns (what the counts need) are read back: a busy video may have many
+    // long comments.
+    const back = child.filters.length > 0 ? child.filters.map((f) => `${columnOf(child, f)} as ${f}`) : ['ID'];
+    const parentValue = existing[parentField] as string;
+    let count = 0;
+    if (hook) {
+      // The hook sees each child as it goes (the files its text links to), a batch at a time.
+      for (;;) {
+        const batch = (await trx
+          .selectFrom(child.table)
+          .select(selection(child))
+          .where(columnOf(child, field), '=', parentValue)
+          .orderBy('ID')
+          .limit(CASCADE_BATCH)
+          .execute()) as Row[];
+        if (batch.length === 0) break;
+        for (const row of batch) await hook(trx, row, undefined, child);
+        const removed = (await trx
+          .deleteFrom(child.table)
+          .where('ID', 'in', batch.map((row) => row.Id as number))
+          .returning(back)
+          .execute()) as Row[];
+        await adjustCounts(trx, child, removed, -1);
+        count += removed.length;
+      }
+    } else {
+      const removed = (await trx.deleteFrom(child.table).where(columnOf(child, field), '=', parentValue).returning(back).execute()) as Row[];
+      await adjustCounts(trx, child, removed, -1);
+      count = removed.length;
+    }
+    cascaded.push({ child, count });
+  }
+  const result = await trx.deleteFrom(descriptor.table).where('ID', '=', id).executeTakeFirst();
+  if (Number(result.numDeletedRows) === 0) return false;
+  await adjustCounts(trx, descriptor, existing, -1);
+  if (audit) {
+    // The children go with their parent in the parent's one entry (how many), not one entry each.
+    const extra = cascaded
+      .filter(({ count }) => count > 0)
+      .map(({ child, count }) => ({ field: child.resource, label: `随之删除的${child.label}`, before: count }));
+    await auditRecord(trx, audit, descriptor, 'delete', existing, undefined, extra);
+  }
+  if (hook) await hook(trx, existing, undefined);
+  return true;
 }
 
 /** The largest value of a field over the table, 0 when it is empty (a 'last' create default). */

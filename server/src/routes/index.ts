@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { RESOURCES } from '../../../schemas/index';
 import auditLogRoutes from './auditLog';
 import authRoutes from './auth';
+import { registerBulkDelete } from './bulkDelete';
 import healthRoutes from './health';
 import { registerCrud } from './crud';
 import memberRoutes from './members';
@@ -14,7 +15,10 @@ import videoRoutes from './video';
 
 export default async function routes(app: FastifyInstance) {
   // A descriptor's `handWritten` calls are registered by their own modules below.
-  for (const descriptor of RESOURCES) registerCrud(app, descriptor);
+  for (const descriptor of RESOURCES) {
+    registerCrud(app, descriptor);
+    registerBulkDelete(app, descriptor);
+  }
   await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(ownPasswordRoutes);

@@ -92,6 +92,7 @@ function Manage({ service, type }: { service: ArticleService; type: number }) {
             <ArticleTable
               descriptor={descriptor}
               columns={manageColumns()}
+              bulkDelete
               actions={(record) => (
                 <>
                   {can('show', record) && <ViewButton onClick={() => view(record)} />}

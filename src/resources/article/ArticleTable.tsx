@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { Box } from '@mui/material';
 import { DataTable, useListContext, type RaRecord } from 'react-admin';
+import { RowCheckboxLabels, useBulkDelete } from '../../components/BulkDelete';
 import { RowButton } from '../../components/RowButton';
 import type { ListColumn, ResourceDescriptor } from '../../../schemas/descriptor';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
@@ -15,29 +16,35 @@ export function ArticleTable({
   descriptor,
   columns,
   actions,
+  bulkDelete = false,
 }: {
   descriptor: ResourceDescriptor;
   columns: readonly ListColumn[];
   actions: (record: Row) => ReactNode;
+  /** 批量删除 (the management screens), for members with the delete code. */
+  bulkDelete?: boolean;
 }) {
   const { isPending } = useListContext();
+  const bulk = useBulkDelete(descriptor, { inline: true });
   if (isPending) return <ListLoading />;
   return (
-    <DataTable bulkActionButtons={false} rowClick={false} empty={<ListEmpty />}>
-      {columns.map((column) => (
+    <RowCheckboxLabels>
+      <DataTable {...(bulkDelete ? bulk : { bulkActionButtons: false })} rowClick={false} empty={<ListEmpty />}>
+        {columns.map((column) => (
+          <DataTable.Col
+            key={column.field}
+            source={column.field}
+            label={fieldTitle(descriptor, column.field)}
+            disableSort
+            render={(record: Row) => renderCell(descriptor, column, record)}
+          />
+        ))}
         <DataTable.Col
-          key={column.field}
-          source={column.field}
-          label={fieldTitle(descriptor, column.field)}
-          disableSort
-          render={(record: Row) => renderCell(descriptor, column, record)}
+          label="操作"
+          render={(record: Row) => <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>{actions(record)}</Box>}
         />
-      ))}
-      <DataTable.Col
-        label="操作"
-        render={(record: Row) => <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>{actions(record)}</Box>}
-      />
-    </DataTable>
+      </DataTable>
+    </RowCheckboxLabels>
   );
 }
 
