@@ -32,6 +32,7 @@ import { MAX_ALL_ROWS } from '../../server/src/routes/requestSchemas';
 import { DEFAULT_LIST_MAX_BYTES } from '../../schemas/lists';
 import { usableCpus } from '../../server/src/cpus';
 import { rssMb, startServerProcess, workerPids } from '../../tests/helpers/serverProcess';
+import { benchDashboard, dashboardBudgets, printDashboard, type DashboardFigure } from './dashboard';
 import { generate, generatePostgres, SIZES } from './generate';
 import { benchRichTextFlood, printRichTextFlood, richTextFloodBudgets, type RichTextFloodFigure } from './richTextFlood';
 import { benchUpload, printUploadFigures, type UploadFigure } from './upload';
@@ -382,6 +383,7 @@ async function main() {
   const started = Date.now();
   const figures: Figure[] = [];
   const clusterFigures: ClusterFigure[] = [];
+  const dashboard: DashboardFigure[] = [];
   const steal = stealSince();
   console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${DURATION_S} s per figure`);
 
@@ -399,6 +401,7 @@ async function main() {
       const measured = await suite('sqlite', { DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, 'no-public') }, { sqlite }, data);
       figures.push(...measured.figures);
       clusterFigures.push(...measured.cluster);
+      dashboard.push(...(await benchDashboard('sqlite', { DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, 'no-public') })));
     } finally {
       sqlite.close();
     }
@@ -426,6 +429,7 @@ async function main() {
         const measured = await suite('postgres', { DATABASE_URL: url.toString(), DATA_DIR: dataDir2, PUBLIC_DIR: path.join(dataDir2, 'no-public') }, { pool }, data);
         figures.push(...measured.figures);
         clusterFigures.push(...measured.cluster);
+        dashboard.push(...(await benchDashboard('postgres', { DATABASE_URL: url.toString(), DATA_DIR: dataDir2, PUBLIC_DIR: path.join(dataDir2, 'no-public') })));
         fs.rmSync(dataDir2, { recursive: true, force: true });
       } finally {
         await pool.end();
@@ -440,6 +444,9 @@ async function main() {
   printWorkers(workers);
   const budgets = serverBudgets(figures, clusterFigures);
   printBudgets('server', budgets);
+  printDashboard(dashboard);
+  budgets.push(...dashboardBudgets(dashboard));
+  printBudgets('start page', dashboardBudgets(dashboard));
 
   let uploads: UploadFigure[] = [];
   if (process.env.BENCH_UPLOAD !== '0') {
@@ -471,6 +478,7 @@ async function main() {
         budgets,
         uploads,
         richTextFlood,
+        dashboard,
       },
       null,
       2,

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { RESOURCES } from '../../../schemas/index';
 import auditLogRoutes from './auditLog';
 import authRoutes from './auth';
+import dashboardRoutes from './dashboard';
 import healthRoutes from './health';
 import { registerCrud } from './crud';
 import memberRoutes from './members';
@@ -24,4 +25,5 @@ export default async function routes(app: FastifyInstance) {
   await app.register(uploadRoutes);
   await app.register(multipartRoutes);
   await app.register(auditLogRoutes);
+  await app.register(dashboardRoutes);
 }
