@@ -103,41 +103,126 @@ function period(timeZone: string, days: unknown): { from: string; to: string; da
 
 const DAILY = videoDailyResource.table;
 
-async function daily(db: AnyDb, range: ReturnType<typeof period>): Promise<DashboardDaily> {
-  const { rows } = await sql<{ DAY: string; VD_NUM: number | string; VD_FABULOUS: number | string }>`
-    select ${ref('DAY')}, sum(${ref('VD_NUM')}) as ${ref('VD_NUM')}, sum(${ref('VD_FABULOUS')}) as ${ref('VD_FABULOUS')}
-    from ${sql.table(DAILY)} where ${ref('DAY')} >= ${range.from} and ${ref('DAY')} <= ${range.to}
-    group by ${ref('DAY')}`.execute(db);
-  const byDay = new Map(rows.map((r) => [r.DAY, r]));
+interface Figures {
+  plays: number;
+  likes: number;
+}
+type DailyRow = { DAY: string; VD_CODE: string; VD_NUM: number | string; VD_FABULOUS: number | string };
+
+/**
+ * The figures of the days before today of the longest period: days before today change only when a
+ * video goes (its rows with it) or rows are loaded in bulk, both of which change the kept number of
+ * rows (ROW_COUNT), so they are summed once per process and business day and kept under that number.
+ */
+interface ClosedDays {
+  key: string;
+  perDay: Map<string, Figures>;
+  /** Per period: each video's figures over the period's days before today, and its ten most played. */
+  periods: Map<number, { perVideo: Map<string, Figures>; top: string[]; watched: number }>;
+}
+
+const add = (map: Map<string, Figures>, key: string, plays: number, likes: number) => {
+  const f = map.get(key);
+  if (f) {
+    f.plays += plays;
+    f.likes += likes;
+  } else map.set(key, { plays, likes });
+};
+
+/** Most played first, then by code: the order of the list. */
+const byPlays = (a: [string, Figures], b: [string, Figures]) => b[1].plays - a[1].plays || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+
+async function sumClosedDays(db: AnyDb, today: string, key: string): Promise<ClosedDays> {
+  const longest = Math.max(...DASHBOARD_PERIODS);
+  const first = periodDays(today, longest)[0]!;
+  // Read from the (day, video, plays, likes) index alone.
+  const { rows } = await sql<DailyRow>`select ${ref('DAY')}, ${ref('VD_CODE')}, ${ref('VD_NUM')}, ${ref('VD_FABULOUS')}
+    from ${sql.table(DAILY)} where ${ref('DAY')} >= ${first} and ${ref('DAY')} < ${today}`.execute(db);
+  const perDay = new Map<string, Figures>();
+  const starts = DASHBOARD_PERIODS.map((p) => [p, periodDays(today, p)[0]!] as const);
+  const perVideo = new Map(DASHBOARD_PERIODS.map((p) => [p as number, new Map<string, Figures>()]));
+  for (const r of rows) {
+    const plays = Number(r.VD_NUM);
+    const likes = Number(r.VD_FABULOUS);
+    add(perDay, r.DAY, plays, likes);
+    for (const [p, from] of starts) if (r.DAY >= from) add(perVideo.get(p)!, r.VD_CODE, plays, likes);
+  }
+  const periods = new Map(
+    [...perVideo].map(([p, videos]) => {
+      const played = [...videos].filter(([, f]) => f.plays > 0);
+      return [p, { perVideo: videos, top: played.sort(byPlays).slice(0, DASHBOARD_LIST_SIZE).map(([code]) => code), watched: played.length }];
+    }),
+  );
+  return { key, perDay, periods };
+}
+
+/** The figures of the days before today (kept), and today's rows (read each time: at most a few thousand). */
+function dailyFigures(app: FastifyInstance) {
+  let kept: Promise<ClosedDays> | undefined;
+  let keptKey = '';
+  return async (db: AnyDb): Promise<{ today: string; closed: ClosedDays; todays: DailyRow[] }> => {
+    const today = dayIn(app.config.timeZone);
+    const [{ rows: todays }, total] = await Promise.all([
+      sql<DailyRow>`select ${ref('DAY')}, ${ref('VD_CODE')}, ${ref('VD_NUM')}, ${ref('VD_FABULOUS')} from ${sql.table(DAILY)} where ${ref('DAY')} = ${today}`.execute(db),
+      keptCount(db, videoDailyResource, {}),
+    ]);
+    const key = `${today} ${(total ?? 0) - todays.length}`;
+    if (!kept || keptKey !== key) {
+      keptKey = key;
+      kept = sumClosedDays(db, today, key);
+      // A failed sum is not kept.
+      kept.catch(() => {
+        if (keptKey === key) kept = undefined;
+      });
+    }
+    return { today, closed: await kept, todays };
+  };
+}
+
+function daily(figures: Awaited<ReturnType<ReturnType<typeof dailyFigures>>>, days: number): DashboardDaily {
+  const all = periodDays(figures.today, days);
+  const perDay = new Map(figures.closed.perDay);
+  const today = { plays: 0, likes: 0 };
+  for (const r of figures.todays) {
+    today.plays += Number(r.VD_NUM);
+    today.likes += Number(r.VD_FABULOUS);
+  }
+  perDay.set(figures.today, today);
   return {
-    From: range.from,
-    To: range.to,
-    Days: range.days.map((Day) => ({ Day, VdNum: Number(byDay.get(Day)?.VD_NUM ?? 0), VdFabulous: Number(byDay.get(Day)?.VD_FABULOUS ?? 0) })),
+    From: all[0]!,
+    To: figures.today,
+    Days: all.map((Day) => ({ Day, VdNum: perDay.get(Day)?.plays ?? 0, VdFabulous: perDay.get(Day)?.likes ?? 0 })),
   };
 }
 
 type VideoRow = { ID: number | string; VD_CODE: string; VDT_CODE: string; VD_NAME: string; VD_TIME?: string };
 const video = (r: VideoRow): DashboardVideo => ({ Id: Number(r.ID), VdCode: r.VD_CODE, VdtCode: r.VDT_CODE, VdName: r.VD_NAME });
 
-async function topVideos(db: AnyDb, range: ReturnType<typeof period>): Promise<DashboardTopVideos> {
-  // Summed per video from the (day, video, plays, likes) index; the count of groups is the videos watched.
-  const { rows } = await sql<{ VD_CODE: string; VD_NUM: number | string; VD_FABULOUS: number | string; WATCHED: number | string }>`
-    select ${ref('VD_CODE')}, sum(${ref('VD_NUM')}) as ${ref('VD_NUM')}, sum(${ref('VD_FABULOUS')}) as ${ref('VD_FABULOUS')}, count(*) over () as ${ref('WATCHED')}
-    from ${sql.table(DAILY)} where ${ref('DAY')} >= ${range.from} and ${ref('DAY')} <= ${range.to}
-    group by ${ref('VD_CODE')} having sum(${ref('VD_NUM')}) > 0
-    order by 2 desc, 1 limit ${DASHBOARD_LIST_SIZE}`.execute(db);
-  const codes = rows.map((r) => r.VD_CODE);
+async function topVideos(db: AnyDb, figures: Awaited<ReturnType<ReturnType<typeof dailyFigures>>>, days: number): Promise<DashboardTopVideos> {
+  const period = figures.closed.periods.get(days)!;
+  // Only the ten most played before today, and the videos played today, can be among the ten.
+  const candidates = new Map<string, Figures>();
+  for (const code of period.top) candidates.set(code, { ...period.perVideo.get(code)! });
+  let newlyWatched = 0;
+  for (const r of figures.todays) {
+    const before = period.perVideo.get(r.VD_CODE);
+    if (!candidates.has(r.VD_CODE)) candidates.set(r.VD_CODE, before ? { ...before } : { plays: 0, likes: 0 });
+    add(candidates, r.VD_CODE, Number(r.VD_NUM), Number(r.VD_FABULOUS));
+    if (Number(r.VD_NUM) > 0 && !(before && before.plays > 0)) newlyWatched++;
+  }
+  const top = [...candidates].filter(([, f]) => f.plays > 0).sort(byPlays).slice(0, DASHBOARD_LIST_SIZE);
+  const codes = top.map(([code]) => code);
   const videos =
     codes.length === 0
       ? []
       : ((await db.selectFrom(videoResource.table).select(['ID', 'VD_CODE', 'VDT_CODE', 'VD_NAME']).where('VD_CODE', 'in', codes).execute()) as VideoRow[]);
   const byCode = new Map(videos.map((v) => [v.VD_CODE, v]));
   return {
-    Watched: Number(rows[0]?.WATCHED ?? 0),
+    Watched: period.watched + newlyWatched,
     Total: (await keptCount(db, videoResource, {})) ?? 0,
-    Rows: rows.flatMap((r) => {
-      const v = byCode.get(r.VD_CODE);
-      return v ? [{ ...video(v), VdNum: Number(r.VD_NUM), VdFabulous: Number(r.VD_FABULOUS) }] : [];
+    Rows: top.flatMap(([code, f]) => {
+      const v = byCode.get(code);
+      return v ? [{ ...video(v), VdNum: f.plays, VdFabulous: f.likes }] : [];
     }),
   };
 }
@@ -220,6 +305,11 @@ export default async function dashboardRoutes(app: FastifyInstance) {
   const kept = new VersionedCache<NonNullable<unknown>>({ maxEntries: 100 });
   const cached = async <T extends NonNullable<unknown>>(request: FastifyRequest, key: string, load: () => Promise<T>): Promise<T> =>
     (await kept.get(key, await request.dataVersion(), load)) as T;
+  const figures = dailyFigures(app);
+  // The days before today are summed once the server is up, not at the first call.
+  app.addHook('onReady', async () => {
+    void figures(db()).catch(() => undefined);
+  });
   /** The member, when they may see the section; 403 otherwise. */
   const allowed = async (request: FastifyRequest, section: keyof DashboardSections): Promise<MemberRow> => {
     const member = await requireMember(request);
@@ -233,13 +323,11 @@ export default async function dashboardRoutes(app: FastifyInstance) {
   });
   readRoute(app, `/Ajax/${DASHBOARD_CALLS.daily}`, periodSchema, { tags, summary: '每日播放量与点赞数' }, async (request, params) => {
     await allowed(request, 'plays');
-    const range = period(app.config.timeZone, params.Days);
-    return ok(await cached(request, `daily ${range.from} ${range.to}`, () => daily(db(), range)));
+    return ok(daily(await figures(db()), period(app.config.timeZone, params.Days).days.length));
   });
   readRoute(app, `/Ajax/${DASHBOARD_CALLS.topVideos}`, periodSchema, { tags, summary: '播放最多的视频' }, async (request, params) => {
     await allowed(request, 'plays');
-    const range = period(app.config.timeZone, params.Days);
-    return ok(await cached(request, `top ${range.from} ${range.to}`, () => topVideos(db(), range)));
+    return ok(await topVideos(db(), await figures(db()), period(app.config.timeZone, params.Days).days.length));
   });
   readRoute(app, `/Ajax/${DASHBOARD_CALLS.unwatchedVideos}`, periodSchema, { tags, summary: '无人观看的视频' }, async (request, params) => {
     await allowed(request, 'plays');
