@@ -22,6 +22,8 @@ beforeAll(async () => {
   const admin = await s.server.admin();
   const videos = (await admin.call<{ Id: number; VdName: string }[]>('/Ajax/GetVideoListInAdmin', { pageIndex: 1, pageSize: 1 })).body.data;
   played = videos[0]!;
+  // An audited change for 最近操作.
+  expect((await admin.call('/Ajax/AddUseweb', { UwName: '首页测试网站', UwUrl: 'https://example.com/home' })).status).toBe(200);
   // Today's plays: this video is the day's most watched.
   for (let i = 0; i < 30; i++) expect((await admin.call('/Ajax/UpdateVideoNumAdd', { Id: played.Id })).status).toBe(200);
 });
@@ -45,9 +47,9 @@ describe('an administrator', () => {
     // Articles per document type, each linking to its catalogue.
     await expect(cards.getByRole('link', { name: '法律法规', exact: true }).getAttribute('href')).resolves.toBe('/Knowledge/Article/Catalogue?type=1');
     // Lists filled, not loading.
-    await page.getByRole('list', { name: '最近操作' }).getByRole('listitem').first().waitFor();
+    await page.getByRole('list', { name: '最近操作' }).getByText('管理员 新增常用网站「首页测试网站」').waitFor();
     await page.getByRole('list', { name: '存储占用' }).getByText('讲义').waitFor();
-    await expect(page.getByRole('main').getByRole('status').count()).resolves.toBe(0);
+    await expect(page.getByRole('main').getByText('加载中…').count()).resolves.toBe(0);
     await audit.check(page, HOME);
   });
 

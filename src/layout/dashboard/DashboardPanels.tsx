@@ -170,7 +170,8 @@ function CountCards({ types }: { types: number }) {
                   <Typography variant="h4" component="p">
                     {number(count.Total)}
                   </Typography>
-                  <Box component="ul" aria-label={`${count.Label}按分类`} sx={{ listStyle: 'none', m: 0, p: 0, overflow: 'auto', flex: 1 }}>
+                  {/* Focusable: it scrolls when the groups are many, and must then scroll from the keyboard too. */}
+                  <Box component="ul" tabIndex={0} aria-label={`${count.Label}按分类`} sx={{ listStyle: 'none', m: 0, p: 0, overflow: 'auto', flex: 1 }}>
                     {count.Groups.map((g) => (
                       <Box component="li" key={g.Value} sx={{ display: 'flex', justifyContent: 'space-between', gap: 1, typography: 'body2' }}>
                         {g.Link ? (
