@@ -211,6 +211,17 @@ export interface ResourceDescriptor<S extends ObjectSchema = ObjectSchema> {
   readonly ownership?: Ownership;
   /** Writes are logged in the audit log, each record named by its `nameField`. */
   readonly audit?: boolean;
+  /**
+   * A content type the start page counts, for members who may view one of its menu screens: its
+   * records in all, and per value of `by` when given (the filter of its screen's tabs or menu
+   * entries: a video's category, an article's document type). The totals are the kept ones (ROW_COUNT).
+   */
+  readonly homeCount?: { readonly by?: string };
+  /**
+   * Further indexes a special call reads, each its fields' columns in order (generated
+   * migrations): the start page's sums per day read a video's daily figures from one alone.
+   */
+  readonly indexes?: readonly (readonly string[])[];
 }
 
 /**

@@ -175,6 +175,11 @@ export function declarationProblems(resources: readonly ResourceDescriptor[] = R
       if (set.length === 0) problems.push(`${d.resource}: a unique set names no field`);
       for (const f of set) if (!(f in fields)) problems.push(`${d.resource}: unique field ${f} is not a field`);
     }
+    for (const set of d.indexes ?? []) {
+      if (set.length === 0) problems.push(`${d.resource}: an index names no field`);
+      for (const f of set) if (!(f in fields)) problems.push(`${d.resource}: index field ${f} is not a field`);
+    }
+    if (d.homeCount?.by !== undefined && !d.filters.includes(d.homeCount.by)) problems.push(`${d.resource}: home count by ${d.homeCount.by} is not a filter`);
     if (d.ownership && !(d.ownership.field in fields)) problems.push(`${d.resource}: owner field ${d.ownership.field} is not a field`);
     if (d.audit && !d.nameField) problems.push(`${d.resource}: an audited entity needs a nameField`);
     if (d.nameField && !(d.nameField in fields)) problems.push(`${d.resource}: name field ${d.nameField} is not a field`);

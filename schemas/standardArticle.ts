@@ -114,6 +114,7 @@ export const articleResource = defineResource({
     },
   ],
   references: [classifiedIn('classify')],
+  homeCount: { by: 'type' },
 });
 
 /** Unified answers (统一口径) on /Xcx3/. */
@@ -140,4 +141,5 @@ export const tykjArticleResource = defineResource({
     },
   ],
   references: [classifiedIn('tykjClassify')],
+  homeCount: {},
 });

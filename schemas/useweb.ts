@@ -35,4 +35,5 @@ export const usewebResource = defineResource({
   screens: [{ label: '常用网站管理', component: 'useweb/UsewebList', menu: [{ group: '常用网站', order: 40, icon: 'Language' }] }],
   createDefaults: { UwSort: 'last' },
   audit: true,
+  homeCount: {},
 });

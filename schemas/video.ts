@@ -83,4 +83,5 @@ export const videoResource = defineResource({
   createDefaults: { VdTime: 'today' },
   ownership: { field: 'CreateAuCode', actions: ['edit', 'delete'] },
   audit: true,
+  homeCount: { by: 'VdtCode' },
 });

@@ -42,4 +42,6 @@ export const videoCommentResource = defineResource({
   references: [{ field: 'VdCode', to: 'video', toField: 'VdCode', missing: '视频不存在', onDelete: 'cascade' }],
   ownership: { field: 'AuCode', actions: ['delete'], byOwnerWithView: true },
   audit: true,
+  // The start page's latest comments, of every video.
+  indexes: [['VmTime', 'Id']],
 });

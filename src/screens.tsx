@@ -7,6 +7,7 @@ import { Loading } from 'react-admin';
 import { resourceByName, screenModule, type Screen } from '../schemas/index';
 import { RequireModule } from './access/RequireModule';
 import { lazyPart, type LazyPart } from './components/lazyPart';
+import { DashboardPanels } from './layout/Dashboard';
 import { screenAt } from './navigation';
 
 type ScreenComponent = ComponentType<Record<string, unknown>>;
@@ -61,6 +62,11 @@ export function screenElement(screen: Screen): ReactElement {
  */
 export function preloadScreen(pathname: string): Promise<void> {
   const screen = screenAt(pathname);
+  // Home is react-admin's dashboard, not a declared screen: its sections' code.
+  if (pathname === '/') return DashboardPanels.preload().then(
+    () => undefined,
+    () => undefined,
+  );
   if (!screen) return Promise.resolve();
   // A failed download shows the error page when the screen renders; rendering retries it.
   return (screen.component ? partOf(screen.component) : SchemaList).preload().then(

@@ -1,6 +1,7 @@
 // Generates the benchmark data set of issue 6 into a fresh SQLite database: 1,000,000 videos in
 // 10 categories (the largest holding 100,317), 1,000,000 comments (100,000 on one busy video),
-// 200,000 articles in 5,000 classifications, 2,000 websites. Rows are written with prepared
+// 200,000 articles in 5,000 classifications, 2,000 websites, and a year of the videos' daily figures
+// up to today (a few thousand videos watched a day, the popular ones far more often). Rows are written with prepared
 // statements in one transaction for speed, then the kept totals are rebuilt from the rows.
 import { RESOURCES } from '../../schemas/index';
 import type { ResourceDescriptor } from '../../schemas/descriptor';
@@ -9,8 +10,12 @@ import { rebuildCounts } from '../../server/src/db/rowCounts';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
+import { dayIn, DEFAULT_TIME_ZONE } from '../../schemas/businessTime';
 
-export const SIZES = { videos: 1_000_000, bigCategory: 100_317, categories: 10, comments: 1_000_000, busyComments: 100_000, articles: 200_000, classifications: 5_000, websites: 2_000 };
+export const SIZES = { videos: 1_000_000, bigCategory: 100_317, categories: 10, comments: 1_000_000, busyComments: 100_000, articles: 200_000, classifications: 5_000, websites: 2_000, dailyDays: 365, watchedPerDay: [2_000, 4_000] };
+
+/** The business days of the daily figures: the last `SIZES.dailyDays` up to today (the server's default zone). */
+const dailyDays = () => Array.from({ length: SIZES.dailyDays }, (_, i) => dayIn(DEFAULT_TIME_ZONE, Date.now() - (SIZES.dailyDays - 1 - i) * 86_400_000));
 
 function syncFile(file: string): void {
   const fd = fs.openSync(file, 'r+');
@@ -66,6 +71,18 @@ export async function generate(dataDir: string): Promise<{ bigVdtCode: string; b
     }
     const web = db.prepare('insert into USEWEB (UW_NAME, UW_URL, UW_TYPE, UW_SORT) values (?, ?, 0, ?)');
     for (let i = 0; i < SIZES.websites; i++) web.run(`网站 ${i}`, `https://example.com/${i}`, i + 1);
+    // Each day some thousands of videos, skewed towards a popular few (index ~ rnd³), one row each.
+    const daily = db.prepare('insert into VIDEO_DAILY (VD_CODE, DAY, VD_NUM, VD_FABULOUS) values (?, ?, ?, ?)');
+    const [least, most] = SIZES.watchedPerDay;
+    for (const d of dailyDays()) {
+      const watched = new Set<number>();
+      const n = least! + Math.floor(rnd() * (most! - least!));
+      while (watched.size < n) watched.add(Math.floor(SIZES.videos * rnd() ** 3));
+      for (const v of watched) {
+        const plays = 1 + Math.floor(rnd() ** 2 * 50);
+        daily.run(code('vd', v), d, plays, Math.floor(plays * rnd() * 0.3));
+      }
+    }
   })();
   db.pragma('analysis_limit = 1000');
   db.exec('analyze');
@@ -120,6 +137,19 @@ export async function generatePostgres(url: string): Promise<{ bigVdtCode: strin
     from generate_series(0, ${SIZES.articles - 1}) i`);
   await run(`insert into "USEWEB" ("UW_NAME", "UW_URL", "UW_TYPE", "UW_SORT")
     select '网站 ' || i, 'https://example.com/' || i, 0, i + 1 from generate_series(0, ${SIZES.websites - 1}) i`);
+  // The daily figures as SQLite's: per day some thousands of videos skewed to the popular (index ~ r³).
+  const [least, most] = SIZES.watchedPerDay;
+  const days = dailyDays();
+  await run(`insert into "VIDEO_DAILY" ("VD_CODE", "DAY", "VD_NUM", "VD_FABULOUS")
+    select 'vd' || ${hex(`floor(${SIZES.videos} * power(r, 3))::bigint`)}, day, plays, floor(plays * r2 * 0.3)::int
+    from (
+      -- Repeats of a video on a day fall away (on conflict): somewhat fewer rows a day than SQLite's.
+      select d.day, random() as r, random() as r2, 1 + floor(power(random(), 2) * 50)::int as plays
+      from (select to_char('${days[0]}'::date + n, 'YYYY-MM-DD') as day,
+              ${least} + (n * 7919) % ${most! - least!} as watched from generate_series(0, ${days.length - 1}) n) d
+      cross join lateral generate_series(1, d.watched) k
+    ) x
+    on conflict do nothing`);
   for (const d of RESOURCES as readonly ResourceDescriptor[]) {
     if (d.module !== 'admin') await rebuildCounts(database.db as never, d);
   }

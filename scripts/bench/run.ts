@@ -34,6 +34,7 @@ import { MAX_ALL_ROWS } from '../../server/src/routes/requestSchemas';
 import { DEFAULT_LIST_MAX_BYTES } from '../../schemas/lists';
 import { usableCpus } from '../../server/src/cpus';
 import { rssMb, startServerProcess, workerPids } from '../../tests/helpers/serverProcess';
+import { benchDashboard, dashboardBudgets, printDashboard, type DashboardFigure } from './dashboard';
 import { generate, generatePostgres, SIZES } from './generate';
 import { benchRichTextFlood, printRichTextFlood, richTextFloodBudgets, type RichTextFloodFigure } from './richTextFlood';
 import { benchUpload, printUploadFigures, type UploadFigure } from './upload';
@@ -403,6 +404,7 @@ async function main() {
     ceiling.ceiling.push(...r.ceiling);
     ceiling.writes.push(...r.writes);
   };
+  const dashboard: DashboardFigure[] = [];
   const steal = stealSince();
   console.log(`machine: ${os.cpus().length} cores, load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${DURATION_S} s per figure`);
 
@@ -423,6 +425,7 @@ async function main() {
       clusterFigures.push(...measured.cluster);
       console.log('SQLite: the ceiling (a bare Fastify) and the write rate beside the reads');
       addCeiling(await benchCeiling('sqlite', env, { bigVdtCode: data.bigVdtCode, videoId: COUNTED_VIDEO }, PASSWORD, DURATION_S));
+      dashboard.push(...(await benchDashboard('sqlite', env)));
     } finally {
       sqlite.close();
     }
@@ -453,6 +456,7 @@ async function main() {
         clusterFigures.push(...measured.cluster);
         console.log('PostgreSQL: the ceiling (a bare Fastify) and the write rate beside the reads');
         addCeiling(await benchCeiling('postgres', env, { bigVdtCode: data.bigVdtCode, videoId: COUNTED_VIDEO }, PASSWORD, DURATION_S));
+        dashboard.push(...(await benchDashboard('postgres', env)));
         fs.rmSync(dataDir2, { recursive: true, force: true });
       } finally {
         await pool.end();
@@ -469,6 +473,9 @@ async function main() {
   printCeiling(ceiling);
   budgets.push(...ceilingBudgets(ceiling));
   printBudgets('server', budgets);
+  printDashboard(dashboard);
+  budgets.push(...dashboardBudgets(dashboard));
+  printBudgets('start page', dashboardBudgets(dashboard));
 
   let uploads: UploadFigure[] = [];
   if (process.env.BENCH_UPLOAD !== '0') {
@@ -510,6 +517,7 @@ async function main() {
         uploads,
         richTextFlood,
         bulkDelete,
+        dashboard,
       },
       null,
       2,

@@ -1,34 +1,36 @@
-import { Box, Card, CardActionArea, CardContent, Typography } from '@mui/material';
-import { Link } from 'react-router-dom';
-import { MENU_ENTRIES } from '../../schemas/index';
-import { canViewModule, useMember } from '../access/useMember';
+import { Suspense } from 'react';
+import { Box, Typography } from '@mui/material';
+import { dashboardSections, visibleCountedTypes } from '../../schemas/dashboard';
+import { useMember } from '../access/useMember';
+import { lazyPart } from '../components/lazyPart';
 import { APP_TITLE } from '../navigation';
-import { MenuIcon } from './menuIcons';
 
-/** Home: a greeting and the menu's entries this member may open. */
+/** The sections with their figures: a chunk of their own, fetched with home's page (screens.tsx preloadScreen). */
+export const DashboardPanels = lazyPart(() => import('./dashboard/DashboardPanels').then((m) => m.DashboardPanels));
+
+/** Home: a greeting, then the figures of the modules this member may view. */
 export function Dashboard() {
   const { member } = useMember();
-  const entries = MENU_ENTRIES.filter((entry) => canViewModule(member, entry.module));
+  const sections = dashboardSections(member);
+  const types = member ? visibleCountedTypes(member).length : 0;
+  const any = Object.values(sections).some(Boolean);
   return (
     <Box sx={{ p: 2 }}>
       <Typography variant="h5" component="h1" gutterBottom>
         欢迎使用{APP_TITLE}{member ? `，${member.AuName}` : ''}
       </Typography>
-      {member && entries.length === 0 && (
-        <Typography color="text.secondary">您还没有任何模块的权限，请联系管理员分配权限。</Typography>
+      {member && !any && (
+        <Typography color="text.secondary">
+          {Object.keys(member.Modules ?? {}).some((m) => member.Modules?.[m]) || member.IsAdmin === 1
+            ? '首页暂无您可查看的统计，请从左侧菜单进入各模块。'
+            : '您还没有任何模块的权限，请联系管理员分配权限。'}
+        </Typography>
       )}
-      <Box sx={{ display: 'grid', gap: 2, gridTemplateColumns: 'repeat(auto-fill, minmax(180px, 1fr))', mt: 2 }}>
-        {entries.map((entry) => (
-          <Card key={entry.to} variant="outlined">
-            <CardActionArea component={Link} to={entry.to}>
-              <CardContent sx={{ display: 'flex', alignItems: 'center', gap: 1.5 }}>
-                <MenuIcon name={entry.icon} />
-                <Typography>{entry.label}</Typography>
-              </CardContent>
-            </CardActionArea>
-          </Card>
-        ))}
-      </Box>
+      {any && (
+        <Suspense fallback={null}>
+          <DashboardPanels sections={sections} types={types} />
+        </Suspense>
+      )}
     </Box>
   );
 }

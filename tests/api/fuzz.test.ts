@@ -269,7 +269,10 @@ describe('fuzzing every route', () => {
   it('finds the routes of the app and their OpenAPI schemas', () => {
     const api = routes.filter(isApi);
     // Every call of the API is documented at /docs with its request schema (or takes none).
-    const undocumented = api.filter((r) => !r.schema && !['/Ajax/Logout', '/Ajax/GetCurrentMember'].includes(r.url));
+    // A read call that takes no parameters has none to document for its GET (its POST's body: an empty object).
+    const takesNone = (r: (typeof api)[number]) =>
+      r.method === 'GET' && api.some((o) => o.url === r.url && o.method === 'POST' && o.schema && Object.keys(o.schema.properties ?? {}).length === 0);
+    const undocumented = api.filter((r) => !r.schema && !takesNone(r) && !['/Ajax/Logout', '/Ajax/GetCurrentMember'].includes(r.url));
     expect(undocumented.map((r) => `${r.method} ${r.url}`)).toEqual([]);
     expect(api.length).toBeGreaterThan(50);
     expect(routes.some((r) => r.url === '/upload/*' && r.method === 'PUT')).toBe(true);

@@ -164,6 +164,8 @@ export interface OrderIndexSpec {
   readonly order: readonly { name: string; desc: boolean }[];
   /** What it serves, for messages: `video by VdtCode`. */
   readonly purpose: string;
+  /** The start of its name, for an index a descriptor declares (`indexes`): the table and its columns. */
+  readonly name?: string;
 }
 
 /** Fields no two rows share (a descriptor's `unique`): a unique index on their columns. */
@@ -327,6 +329,12 @@ export function requiredTables(descriptors: readonly ResourceDescriptor[]): Tabl
         if (!spec.indexes.some((i) => sameIndexSpec(i, index))) spec.indexes.push(index);
       }
     }
+    // Indexes a special call reads (`indexes`): the columns in order, ascending.
+    for (const fields of d.indexes ?? []) {
+      const columns = fields.map(toColumn);
+      const index = { lead: [], order: columns.map((name) => ({ name, desc: false })), purpose: `${d.resource}: ${fields.join(', ')}`, name: `${d.table}_${columns.join('_')}` };
+      if (!spec.indexes.some((i) => sameIndexSpec(i, index))) spec.indexes.push(index);
+    }
     for (const set of countedSets(d).map((s) => s.map(toColumn))) {
       if (!spec.countedSets.some((s) => s.join('|') === set.join('|'))) spec.countedSets.push(set);
     }
@@ -412,7 +420,7 @@ export function diffSchema(descriptors: readonly ResourceDescriptor[], shape: Da
     for (const index of table.indexes) taken.add(index.name.toUpperCase());
   }
   const plan = (table: string, need: OrderIndexSpec) => {
-    const base = `${table}_${need.lead.map((c) => `${c}_`).join('')}ORDER`;
+    const base = need.name ?? `${table}_${need.lead.map((c) => `${c}_`).join('')}ORDER`;
     const name = uniqueName(base, taken);
     taken.add(name);
     // An order in one direction is read backwards from an ascending index, as 001's are.

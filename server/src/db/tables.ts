@@ -79,6 +79,17 @@ export interface FileNameTable {
   KEY: string;
   NAME: string;
   CREATED_AT: string;
+  /** Bytes, as the upload's signature allows (migration 009); null: stored before, not known. */
+  SIZE: number | string | null;
+}
+
+/** Stored files per kind, kept with FILE_NAME (migration 009, server/src/storage/names.ts). */
+export interface FileUsageTable {
+  KIND: string;
+  FILES: number | string;
+  BYTES: number | string;
+  /** Files among FILES whose size is not known. */
+  UNSIZED: number | string;
 }
 
 export interface Database {
@@ -91,4 +102,5 @@ export interface Database {
   FILE_GC: FileGcTable;
   UPLOAD_LOG: UploadLogTable;
   FILE_NAME: FileNameTable;
+  FILE_USAGE: FileUsageTable;
 }

@@ -29,6 +29,7 @@ import type { Database } from '../db/tables';
 import { ApiError, badRequest } from '../errors';
 import { posterKeyOf } from '../media/poster';
 import { PAUSE_SETTING } from './pause';
+import { forgetFileName } from '../storage/names';
 import { parseUploadKey, UPLOAD_KINDS } from '../storage/policies';
 import type { StorageDriver } from '../storage/types';
 
@@ -317,8 +318,8 @@ export class FileLifecycle {
       const poster = posterKeyOf(key);
       if (poster) await this.storage.remove(poster);
       await this.storage.remove(key);
-      // Its original name (FILE_NAME, storage/names.ts) goes with it.
-      await this.db.deleteFrom('FILE_NAME').where('KEY', '=', key).execute();
+      // Its original name and size (FILE_NAME, storage/names.ts) go with it.
+      await forgetFileName(this.db, key);
     } catch (err) {
       // Kept 'removing': retried after a growing pause (1 minute, doubling, at most 6 hours).
       await this.db

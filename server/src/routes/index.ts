@@ -4,6 +4,7 @@ import { RESOURCES } from '../../../schemas/index';
 import auditLogRoutes from './auditLog';
 import authRoutes from './auth';
 import { registerBulkDelete } from './bulkDelete';
+import dashboardRoutes from './dashboard';
 import healthRoutes from './health';
 import { registerCrud } from './crud';
 import memberRoutes from './members';
@@ -28,4 +29,5 @@ export default async function routes(app: FastifyInstance) {
   await app.register(uploadRoutes);
   await app.register(multipartRoutes);
   await app.register(auditLogRoutes);
+  await app.register(dashboardRoutes);
 }

@@ -84,7 +84,7 @@ export default async function multipartRoutes(app: FastifyInstance) {
     // The daily quota first: past it (429) nothing is started in storage.
     await app.files.reserveUpload(member, prepared);
     // Removed with the key when the upload never completes (files/lifecycle.ts).
-    await recordFileName(db, prepared.key, prepared.title);
+    await recordFileName(db, prepared.key, prepared.title, prepared.size);
     const uploadId = await app.storage.createMultipartUpload(prepared).catch(async (err: unknown) => {
       await app.files.releaseUpload(prepared.key).catch(() => undefined);
       throw err;

@@ -39,7 +39,7 @@ const uploadRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
     // Counted against the daily quota (429 past it, nothing signed), and removed in a day (its name
     // with it) unless a record points at it by then.
     await app.files.reserveUpload(member, prepared);
-    await recordFileName(app.database.db, prepared.key, prepared.title);
+    await recordFileName(app.database.db, prepared.key, prepared.title, prepared.size);
     const signed = await app.storage.signUpload(prepared);
     return ok({ ...signed, FileUrl: app.storage.fileUrl(prepared.key), Title: prepared.title });
   });

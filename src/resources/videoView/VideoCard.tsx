@@ -13,15 +13,11 @@ import { HandoutDialog } from '../../components/video/HandoutDialog';
 import { PlaybackDialog } from '../../components/video/PlaybackDialog';
 import { VideoCover } from '../../components/video/VideoCover';
 import { formatDate } from '../../i18n/dayjs';
-import { pathOf } from '../../navigation';
+import { detailsPath } from '../../components/video/detailsPath';
 
 export type VideoRecord = Video & RaRecord;
 
-/** The 视频详情 route of a video. */
-export function detailsPath(video: Pick<Video, 'Id' | 'VdtCode'>): string {
-  const query = new URLSearchParams({ Id: String(video.Id ?? ''), VdtCode: video.VdtCode });
-  return `${pathOf('videoView/VideoDetails')}?${query.toString()}`;
-}
+export { detailsPath };
 
 /** A figure of the footer (点赞, 点击量): icon and text kept on one line. */
 function Figure({ label, value, icon }: { label: string; value: number | undefined; icon: ReactNode }) {

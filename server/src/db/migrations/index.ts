@@ -9,6 +9,8 @@ import * as m005 from './005_member_disabled';
 import * as m006 from './006_file_lifecycle';
 import * as m007 from './007_file_names';
 import * as m008 from './008_video_daily';
+import * as m009 from './009_file_sizes';
+import * as m010 from './010_dashboard';
 
 export interface MigrationModule {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on raw tables
@@ -25,4 +27,6 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = {
   '006_file_lifecycle': m006,
   '007_file_names': m007,
   '008_video_daily': m008,
+  '009_file_sizes': m009,
+  '010_dashboard': m010,
 };
