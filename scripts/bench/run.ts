@@ -33,6 +33,7 @@ import { DEFAULT_LIST_MAX_BYTES } from '../../schemas/lists';
 import { usableCpus } from '../../server/src/cpus';
 import { rssMb, startServerProcess, workerPids } from '../../tests/helpers/serverProcess';
 import { generate, generatePostgres, SIZES } from './generate';
+import { benchExport, exportBudgets, printExport, type ExportFigure } from './export';
 import { benchRichTextFlood, printRichTextFlood, richTextFloodBudgets, type RichTextFloodFigure } from './richTextFlood';
 import { benchUpload, printUploadFigures, type UploadFigure } from './upload';
 
@@ -456,6 +457,14 @@ async function main() {
     budgets.push(...richTextFloodBudgets(richTextFlood));
   }
 
+  let exports: ExportFigure[] = [];
+  if (process.env.BENCH_EXPORT !== '0') {
+    console.log('\nExport: 100,000 and 300,000 videos to .xlsx…');
+    exports = await benchExport();
+    printExport(exports);
+    budgets.push(...exportBudgets(exports));
+  }
+
   fs.mkdirSync('bench-results', { recursive: true });
   fs.writeFileSync(
     'bench-results/latest.json',
@@ -471,6 +480,7 @@ async function main() {
         budgets,
         uploads,
         richTextFlood,
+        exports,
       },
       null,
       2,

@@ -21,6 +21,7 @@ import { useAccess } from '../access/useMember';
 import { formatDate } from '../i18n/dayjs';
 import { DeferredRows } from './DeferredRows';
 import { DeleteWithConfirm } from './DeleteWithConfirm';
+import { ListExportButton } from './ExportButton';
 import type { DialogFormProps } from './DialogForm';
 import { lazyPart, usePreloadWhenIdle } from './lazyPart';
 import { ListEmpty, ListLoading } from './ListStates';
@@ -236,6 +237,7 @@ export function SchemaList({
     () => (
       <TopToolbar sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
         {hasSearch && <ListSearch descriptor={descriptor} />}
+        <ListExportButton descriptor={descriptor} />
         {actions}
         {canCreate && (
           <Button label={addLabel} variant="contained" onClick={() => setEditing('new')}>

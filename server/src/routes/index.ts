@@ -5,6 +5,7 @@ import auditLogRoutes from './auditLog';
 import authRoutes from './auth';
 import healthRoutes from './health';
 import { registerCrud } from './crud';
+import exportRoutes from './export';
 import memberRoutes from './members';
 import multipartRoutes from './multipart';
 import ownPasswordRoutes from './ownPassword';
@@ -24,4 +25,6 @@ export default async function routes(app: FastifyInstance) {
   await app.register(uploadRoutes);
   await app.register(multipartRoutes);
   await app.register(auditLogRoutes);
+  // Beside every list call, after the hand-written ones have said what their lists add.
+  await app.register(exportRoutes);
 }
