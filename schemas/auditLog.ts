@@ -41,7 +41,7 @@ export const auditLogSchema = {
     At: { type: 'string', title: '时间', format: 'date-time', readOnly: true },
     AuCode: { type: 'string', title: '操作人编码', maxLength: 64, readOnly: true },
     AuName: { type: 'string', title: '操作人', readOnly: true },
-    Action: { type: 'string', title: '操作', enum: AUDIT_ACTIONS, readOnly: true },
+    Action: { type: 'string', title: '操作', enum: AUDIT_ACTIONS, enumLabels: AUDIT_ACTION_LABELS, readOnly: true },
     // A resource name of an audited entity (`audit` in its descriptor).
     Resource: { type: 'string', title: '对象', maxLength: 64, readOnly: true },
     RecordId: { type: ['integer', 'null'], title: '记录ID', readOnly: true },

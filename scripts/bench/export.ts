@@ -103,7 +103,8 @@ async function exportOnce(base: string, pid: number, cookie: string, params: Rec
     if (res.status !== 200) throw new Error(`export failed: ${res.status} ${await res.text()}`);
     const rows = Number(res.headers.get('x-export-rows'));
     let bytes = 0;
-    for await (const chunk of res.body!) bytes += (chunk as Uint8Array).byteLength;
+    const reader = res.body!.getReader();
+    for (let part = await reader.read(); !part.done; part = await reader.read()) bytes += part.value.byteLength;
     const seconds = (performance.now() - started) / 1000;
     return { rows, bytes, seconds, baseRss, growth: peak - baseRss };
   } finally {

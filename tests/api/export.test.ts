@@ -7,6 +7,7 @@ import ExcelJS from 'exceljs';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { usewebResource } from '../../schemas/useweb';
+import { videoResource } from '../../schemas/video';
 import { toColumn } from '../../schemas/descriptor';
 import { startServer, until, type Client, type TestServer } from '../helpers/server';
 
@@ -26,7 +27,7 @@ interface Exported {
 }
 
 async function exportOf(client: Client, call: string, params: Record<string, unknown> = {}): Promise<Exported> {
-  const res = await fetch(`${server.url}${call}/Export`, {
+  const res = await fetch(`${client.baseUrl}${call}/Export`, {
     method: 'POST',
     headers: { cookie: client.cookie, 'content-type': 'application/json' },
     body: JSON.stringify(params),
@@ -64,6 +65,9 @@ beforeAll(async () => {
     const res = await admin.call('/Ajax/AddVideo', { VdtCode: vdtCode, VdUrl: 'https://media.example.com/a.mp4', ...v });
     expect(res.status, res.body.msg).toBe(200);
   }
+  // The calls trim text: a tab or a carriage return in front comes from rows written otherwise (imported legacy data).
+  const raw = server.app.database.db as unknown as { updateTable(t: string): { set(v: object): { where(c: string, o: '=', v: string): { execute(): Promise<unknown> } } } };
+  await raw.updateTable(videoResource.table).set({ [toColumn('VdName')]: '\tTAB开头', [toColumn('VdPer')]: '\r回车' }).where(toColumn('VdName'), '=', 'TAB开头').execute();
   await admin.call('/Ajax/AddVideo', { VdtCode: other.body.data.VdtCode, VdName: '别的分类的视频', VdUrl: 'https://media.example.com/b.mp4' });
 
   const classify = await admin.call<{ ScCode: string; ScName: string }>('/Xcx1/CreateStandardClassifyInAdmin', { ScName: '规范图集', ScSort: 0, IsShow: 1, ScIsFirst: 0, type: 0 });
@@ -127,7 +131,8 @@ describe('an export of the videos', () => {
   it('writes no cell that can become a formula: = + - @ tab and CR start a text with an apostrophe', async () => {
     const out = await exportOf(admin, '/Ajax/GetVideoListInAdmin', { VdtCode: vdtCode, OrderName: 'VD_TIME DESC' });
     const cells = out.rows.slice(2).flatMap((r) => [r[1], r[2]]);
-    expect(cells).toEqual(['\'=HYPERLINK("http://evil.example/","点我")', "'@SUM(A1)", "'+1+2", "'-3", "'\tTAB开头", "'\r回车"]);
+    // XML reads a carriage return back as a line feed.
+    expect(cells).toEqual(['\'=HYPERLINK("http://evil.example/","点我")', "'@SUM(A1)", "'+1+2", "'-3", "'\tTAB开头", "'\n回车"]);
     out.sheet!.eachRow((row) =>
       row.eachCell((cell) => {
         expect(cell.type).not.toBe(ExcelJS.ValueType.Formula);

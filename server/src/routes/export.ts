@@ -193,14 +193,14 @@ async function exportList(app: FastifyInstance, request: FastifyRequest, reply: 
   // A client gone mid-file: the writer's further output goes nowhere.
   out.on('error', () => {});
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
-  const sheet = workbook.addWorksheet(label.slice(0, 31));
+  // The header row stays in view (frozen).
+  const sheet = workbook.addWorksheet(label.slice(0, 31), { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.columns = columns.map((c) => ({
     header: c.header,
     key: c.field,
     width: c.kind === 'datetime' ? 20 : c.kind === 'date' ? 12 : Math.min(60, Math.max(10, c.header.length * 2 + 2)),
     ...(c.kind === 'date' ? { style: { numFmt: 'yyyy-mm-dd' } } : c.kind === 'datetime' ? { style: { numFmt: 'yyyy-mm-dd hh:mm:ss' } } : {}),
   }));
-  sheet.views = [{ state: 'frozen', ySplit: 1 }];
 
   reply
     .header('content-type', MIME_XLSX)
