@@ -83,7 +83,7 @@ describe('导出', () => {
     const dialog = page.getByRole('dialog', { name: '正在导出' });
     await dialog.waitFor();
     await dialog.getByRole('progressbar', { name: '导出进度' }).waitFor();
-    await expect(page.getByRole('button', { name: '导出', exact: true }).isDisabled()).resolves.toBe(true);
+    await dialog.getByRole('status').filter({ hasText: '已接收 0 B' }).waitFor();
     await dialog.getByRole('button', { name: '取消', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     await seeNotification(page, '已取消导出');
@@ -104,8 +104,11 @@ describe('导出', () => {
     const shown = await tableCells(page);
     const { download, rows } = await exportFrom(page);
     expect(download.suggestedFilename()).toBe(`常用网站管理-${today()}.xlsx`);
-    expect(rows[0]).toEqual(['网站名称', '网站链接']);
-    expect(rows.slice(1)).toEqual(shown.map((cells) => [cells[0], cells[1]]));
+    // The table's columns, then the dialog's 排序 (the order the list is in).
+    expect(rows[0]).toEqual(['网站名称', '网站链接', '排序']);
+    expect(rows.slice(1).map((r) => [r[0], r[1]])).toEqual(shown.map((cells) => [cells[0], cells[1]]));
+    const sorts = rows.slice(1).map((r) => r[2] as number);
+    expect(sorts).toEqual([...sorts].sort((a, b) => a - b));
 
     await logout(page);
     await login(page, 'admin', ADMIN_PASSWORD);
