@@ -14,7 +14,7 @@ import { exportFields, toColumn, type ResourceDescriptor } from '../../../schema
 import { parseFileList } from '../../../schemas/fileList';
 import { EXPORT_ROWS_HEADER as ROWS_HEADER, exportCall } from '../../../schemas/lists';
 import { RESOURCES, SCREENS } from '../../../schemas/index';
-import { choiceLabel, fieldKind, fieldSchema, fieldTitle, referenceOf, referenceTarget, type FieldKind } from '../../../src/components/schemaFields';
+import { choiceLabel, fieldKind, fieldSchema, fieldTitle, referenceOf, referenceTarget, type FieldKind } from '../../../schemas/fieldKinds';
 import { writeAudit } from '../audit/log';
 import type { MemberRow } from '../auth/members';
 import { rowBatches } from '../db/cursor';
