@@ -31,6 +31,8 @@ type Params = Record<string, unknown>;
 
 /** Rows read and written at a time: the most the server holds of an export. */
 export const EXPORT_BATCH = 500;
+/** Bytes of the file held between the writer and the client before the writer waits. */
+const OUT_BUFFER_BYTES = 1024 * 1024;
 /** Excel keeps at most this many characters in a cell. */
 const CELL_MAX_CHARS = 32767;
 /**
@@ -189,7 +191,8 @@ async function exportList(app: FastifyInstance, request: FastifyRequest, reply: 
   const label = fileLabel(descriptor, params.Screen);
   const fileName = `${label}-${dayIn(zone)}.xlsx`;
   const signal = clientGone(reply);
-  const out = new PassThrough();
+  // A megabyte between the writer and the socket: fewer waits for the client, still bounded.
+  const out = new PassThrough({ highWaterMark: OUT_BUFFER_BYTES });
   // A client gone mid-file: the writer's further output goes nowhere.
   out.on('error', () => {});
   const workbook = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
