@@ -1,11 +1,11 @@
 // The audit log (操作日志): one read-only entry per successful write by a member: who added,
-// changed, deleted or re-sorted which record, and when. The server writes the entries; no call
+// changed, deleted or re-sorted which record, and when; and one per export (导出) of a list. The server writes the entries; no call
 // changes or deletes them. Administrators read them.
 import { defineResource } from './descriptor';
-import { idField } from './fields';
+import { idField, withLabels } from './fields';
 import type { JSONSchema } from 'json-schema-to-ts';
 
-export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'sort'] as const;
+export const AUDIT_ACTIONS = ['create', 'update', 'delete', 'sort', 'export'] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
@@ -13,6 +13,7 @@ export const AUDIT_ACTION_LABELS: Record<AuditAction, string> = {
   update: '修改',
   delete: '删除',
   sort: '排序',
+  export: '导出',
 };
 
 /**
@@ -40,7 +41,7 @@ export const auditLogSchema = {
     At: { type: 'string', title: '时间', format: 'date-time', readOnly: true },
     AuCode: { type: 'string', title: '操作人编码', maxLength: 64, readOnly: true },
     AuName: { type: 'string', title: '操作人', readOnly: true },
-    Action: { type: 'string', title: '操作', enum: AUDIT_ACTIONS, readOnly: true },
+    Action: withLabels({ type: 'string', title: '操作', enum: AUDIT_ACTIONS, readOnly: true }, AUDIT_ACTION_LABELS),
     // A resource name of an audited entity (`audit` in its descriptor).
     Resource: { type: 'string', title: '对象', maxLength: 64, readOnly: true },
     RecordId: { type: ['integer', 'null'], title: '记录ID', readOnly: true },

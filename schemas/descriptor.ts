@@ -299,6 +299,22 @@ export function listFields(descriptor: ResourceDescriptor): string[] {
   });
 }
 
+/**
+ * The columns of a list's export (导出): what staff see of a record, the table's columns, the
+ * dialog's inputs and the records it points at (by name), in the schema's order. The table leaves
+ * out what another part of its screen shows (a tab's category, a tree's branch, the files on the
+ * details page); a spreadsheet has no such part. Never the Id or code, passwords (writeOnly) or
+ * nested values.
+ */
+export function exportFields(descriptor: ResourceDescriptor): string[] {
+  const shown = new Set([...listFields(descriptor), ...formFields(descriptor), ...(descriptor.references ?? []).map((r) => r.field)]);
+  const never = new Set(['Id', ...(descriptor.codeField ? [descriptor.codeField] : [])]);
+  return Object.keys(descriptor.schema.properties).filter((field) => {
+    const shape = shapeOf(descriptor, field);
+    return shown.has(field) && !never.has(field) && !shape.writeOnly && shape.type !== 'object' && shape.type !== 'array';
+  });
+}
+
 /** The generated dialog's inputs, in the schema's order: every field the server does not own (readOnly), but `hidden.form`. */
 export function formFields(descriptor: ResourceDescriptor): string[] {
   const hidden = new Set(descriptor.hidden?.form ?? []);

@@ -12,3 +12,10 @@ export const MAX_PAGE_INDEX = 1000000;
  * take tens of MB of the server's memory, where seven of a video's 1,000 longest comments took GB.
  */
 export const DEFAULT_LIST_MAX_BYTES = 4 * 1024 * 1024;
+
+/** The export call (导出) beside a list call: the list's own path with `/Export` (docs/api.md, Export). */
+export const exportCall = (descriptor: { readonly service: string; readonly calls: { readonly list: string } }) =>
+  `/${descriptor.service}/${descriptor.calls.list}/Export`;
+
+/** The export's answer header counting the rows the file will hold, for the browser's progress. */
+export const EXPORT_ROWS_HEADER = 'X-Export-Rows';

@@ -36,6 +36,7 @@ import { usableCpus } from '../../server/src/cpus';
 import { rssMb, startServerProcess, workerPids } from '../../tests/helpers/serverProcess';
 import { benchDashboard, dashboardBudgets, printDashboard, type DashboardFigure } from './dashboard';
 import { generate, generatePostgres, SIZES } from './generate';
+import { benchExport, exportBudgets, printExport, type ExportFigure } from './export';
 import { benchRichTextFlood, printRichTextFlood, richTextFloodBudgets, type RichTextFloodFigure } from './richTextFlood';
 import { benchUpload, printUploadFigures, type UploadFigure } from './upload';
 import { benchCeiling, ceilingBudgets, printCeiling, type CeilingResult } from './ceiling';
@@ -500,6 +501,14 @@ async function main() {
     budgets.push(...bulkDeleteBudgets(bulkDelete));
   }
 
+  let exports: ExportFigure[] = [];
+  if (process.env.BENCH_EXPORT !== '0') {
+    console.log('\nExport: 100,000 and 300,000 videos to .xlsx…');
+    exports = await benchExport();
+    printExport(exports);
+    budgets.push(...exportBudgets(exports));
+  }
+
   fs.mkdirSync('bench-results', { recursive: true });
   fs.writeFileSync(
     'bench-results/latest.json',
@@ -518,6 +527,7 @@ async function main() {
         richTextFlood,
         bulkDelete,
         dashboard,
+        exports,
       },
       null,
       2,

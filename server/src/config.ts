@@ -4,6 +4,9 @@ import { DEFAULT_TIME_ZONE, isTimeZone } from '../../schemas/businessTime';
 import { DEFAULT_LIST_MAX_BYTES } from '../../schemas/lists';
 import { usableCpus } from './cpus';
 
+/** Rows of an Excel sheet (1,048,576) but its header row. */
+export const EXCEL_MAX_DATA_ROWS = 1_048_575;
+
 export interface S3Config {
   endpoint?: string;
   region: string;
@@ -78,6 +81,11 @@ export interface Config {
   renderBudgetMs: number;
   /** Bytes of one list answer at most (LIST_MAX_BYTES, 4 MiB): rows past it are left to further calls. */
   listMaxBytes: number;
+  /**
+   * Rows of one export (导出) at most (EXPORT_MAX_ROWS): Excel's sheet holds 1,048,576 rows, the
+   * header included. A lower value refuses larger exports sooner.
+   */
+  exportMaxRows: number;
   /**
    * Characters of rich text a member may have waiting or being sanitised in this process, each text
    * weighing 1,000 more (RICH_TEXT_QUEUE_PER_MEMBER, 1,000,000); past it 429.
@@ -309,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     renderPerMember: wholeNumber('RENDER_PER_MEMBER', env.RENDER_PER_MEMBER, DEFAULT_RENDER_PER_MEMBER, 0, 100),
     renderBudgetMs: wholeNumber('RENDER_BUDGET_MS', env.RENDER_BUDGET_MS, DEFAULT_RENDER_BUDGET_MS, 1, 60_000),
     listMaxBytes: wholeNumber('LIST_MAX_BYTES', env.LIST_MAX_BYTES, DEFAULT_LIST_MAX_BYTES, 16 * 1024, 1024 * 1024 * 1024),
+    exportMaxRows: wholeNumber('EXPORT_MAX_ROWS', env.EXPORT_MAX_ROWS, EXCEL_MAX_DATA_ROWS, 1, EXCEL_MAX_DATA_ROWS),
     richTextQueuePerMember,
     richTextQueueTotal,
     // Node runs JavaScript on one core per process: one process per core the system lets us use

@@ -22,6 +22,7 @@ import { formatDate } from '../i18n/dayjs';
 import { RowCheckboxLabels, useBulkDelete } from './BulkDelete';
 import { DeferredRows } from './DeferredRows';
 import { DeleteWithConfirm } from './DeleteWithConfirm';
+import { ListExportButton } from './ExportButton';
 import type { DialogFormProps } from './DialogForm';
 import { lazyPart, usePreloadWhenIdle } from './lazyPart';
 import { ListEmpty, ListLoading } from './ListStates';
@@ -240,6 +241,7 @@ export function SchemaList({
     () => (
       <TopToolbar sx={{ alignItems: 'center', flexWrap: 'wrap', gap: 1 }}>
         {hasSearch && <ListSearch descriptor={descriptor} />}
+        <ListExportButton descriptor={descriptor} />
         {actions}
         {canCreate && (
           <Button label={addLabel} variant="contained" onClick={() => setEditing('new')}>

@@ -15,7 +15,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { dayIn, DEFAULT_TIME_ZONE } from '../../schemas/businessTime';
 import { ADMIN_PASSWORD, Client } from '../helpers/server';
 import { startServerProcess, type ServerProcess } from '../helpers/serverProcess';
-import { BROWSER_TIME_ZONE, formDialog, launchChromium, login, REPO, rowOf, seeNotification, UI_TIMEOUT } from './helpers';
+import { BROWSER_TIME_ZONE, formDialog, launchChromium, login, REPO, rowOf, seeNotification, sheetRows, UI_TIMEOUT } from './helpers';
 
 /** What a developer's checkout holds besides node_modules and build output. */
 const COPIED = ['schemas', 'src', 'server', 'scripts', 'index.html', 'vite.config.ts', 'tsconfig.json', 'package.json'];
@@ -326,6 +326,16 @@ describe('every kind of field of a declaration, on its generated screen', () => 
     await expect(preview.locator('.rich-text').innerText()).resolves.toBe('会议决定');
     await preview.getByRole('button', { name: '关闭', exact: true }).click();
     await preview.waitFor({ state: 'hidden' });
+  });
+
+  it('exports its list, under the filter shown, with no code of its own', async () => {
+    // The list shows the drafts only (状态 草稿, above).
+    await rowOf(page, '第一次周例会纪要').waitFor();
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: '导出', exact: true }).click()]);
+    expect(download.suggestedFilename()).toBe(`会议纪要-${todayFormatted()}.xlsx`);
+    const rows = await sheetRows((await download.path())!);
+    expect(rows[0]).toEqual(['标题', '会议类型', '会议日期', '状态', '是否置顶', '附件', '正文']);
+    expect(rows.slice(1)).toEqual([['第一次周例会纪要', '周例会', new Date(`${todayFormatted()}T00:00:00Z`), '草稿', '不置顶', null, '会议决定']]);
   });
 
   it('shows a field added to the video schema in 视频学习编辑\'s table and dialog', async () => {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
+import ExcelJS from 'exceljs';
 import { chromium, type Browser, type BrowserContext, type Locator, type Page, type Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_PASSWORD, startServer, type TestServer } from '../helpers/server';
@@ -294,4 +295,15 @@ export async function holdParts(page: Page): Promise<() => Promise<void>> {
 export function uploadsInProgress(server: TestServer): string[] {
   const dir = path.join(server.config.dataDir, 'uploads', '.tmp', 'mp');
   return fs.existsSync(dir) ? fs.readdirSync(dir) : [];
+}
+
+/** The rows of a downloaded .xlsx's first sheet (row 1 the headers), as exceljs reads its cells. */
+export async function sheetRows(file: string): Promise<unknown[][]> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(file);
+  const rows: unknown[][] = [];
+  workbook.worksheets[0]!.eachRow({ includeEmpty: true }, (row) => {
+    rows.push(Array.from((row.values as unknown[]).slice(1), (value) => value ?? null));
+  });
+  return rows;
 }

@@ -162,7 +162,7 @@ export async function auditRecord(
   db: AnyDb,
   actor: AuditActor,
   descriptor: ResourceDescriptor,
-  action: Exclude<AuditAction, 'sort'>,
+  action: Exclude<AuditAction, 'sort' | 'export'>,
   before: Row | undefined,
   after: Row | undefined,
   extra: AuditChange[] = [],

@@ -20,6 +20,8 @@ export interface Db {
    */
   dataVersion(): Promise<string | undefined>;
   close(): Promise<void>;
+  /** What a cursor reads from (db/cursor.ts): the SQLite file, through a connection of its own, or the PostgreSQL pool. */
+  readonly source?: { readonly sqliteFile: string } | { readonly pool: pg.Pool };
 }
 
 /** Busy timeout: a writer in another process holds the lock for at most a few ms; wait, do not fail. */
@@ -56,12 +58,13 @@ export async function openDatabase(options: { dataDir: string; databaseUrl?: str
     // the fault instead, and the pool drops the client on release (it is no longer queryable).
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    result = { db, dialect: 'postgres', dataVersion: () => snapshotVersion(db), close: () => db.destroy() };
+    result = { db, dialect: 'postgres', dataVersion: () => snapshotVersion(db), close: () => db.destroy(), source: { pool } };
   } else {
-    const sqlite = openSqlite(path.join(options.dataDir, 'zhishi.sqlite'));
+    const sqliteFile = path.join(options.dataDir, 'zhishi.sqlite');
+    const sqlite = openSqlite(sqliteFile);
     const clock = new ChangeClock(sqlite);
     const db = new Kysely<Database>({ dialect: new ImmediateTransactionDialect(withStatementCache(sqlite)), plugins: [clock] });
-    result = { db, dialect: 'sqlite', dataVersion: () => Promise.resolve(clock.version()), close: () => db.destroy() };
+    result = { db, dialect: 'sqlite', dataVersion: () => Promise.resolve(clock.version()), close: () => db.destroy(), source: { sqliteFile } };
   }
   if (options.migrate !== false) await migrate(result);
   return result;

@@ -5,12 +5,13 @@ import type { FastifyInstance } from 'fastify';
 import { AUDIT_ACTIONS, auditLogResource } from '../../../schemas/auditLog';
 import { AUDITED_RESOURCES } from '../../../schemas/index';
 import { startOfDayIn } from '../../../schemas/businessTime';
-import { listRows, type Row } from '../db/repository';
+import { listRows, type AnySelect, type Row } from '../db/repository';
 import { parseOrderName } from '../db/orderName';
 import { badRequest } from '../errors';
 import { listAnswer } from '../http/envelope';
 import { requireAdmin } from '../plugins/permissions';
 import { listFilters, readRoute } from './crud';
+import { exportConditions } from './export';
 import { listParamsSchema, MAX_ALL_ROWS } from './requestSchemas';
 
 /** A day (YYYY-MM-DD, a UTC day) or an ISO 8601 time; empty means no bound. */
@@ -82,28 +83,36 @@ function present(row: Row): Row {
   return { ...row, RecordId: row.RecordId === null || row.RecordId === undefined ? null : Number(row.RecordId), Changes: changes };
 }
 
+/** The time range of the parameters as conditions of the list's query (the rows, the total, a deep page's IDs). */
+function timeRange(params: Record<string, unknown>, zone: string): (query: AnySelect) => AnySelect {
+  const from = bound(params.AtFrom, 'AtFrom', zone);
+  const to = bound(params.AtTo, 'AtTo', zone);
+  if (from && to && emptyRange(from, to)) {
+    throw badRequest('开始时间不能晚于结束时间', [{ field: 'AtTo', msg: '开始时间不能晚于结束时间' }]);
+  }
+  return (query) => {
+    let q = query;
+    if (from) q = q.where('AT', from.inclusive ? '>=' : '>', from.at);
+    if (to) q = q.where('AT', to.inclusive ? '<=' : '<', to.at);
+    return q;
+  };
+}
+
+// Its export (routes/export.ts) takes the same range.
+exportConditions(auditLogResource.resource, { schema: auditListSchema, where: (params, app) => timeRange(params, app.config.timeZone) });
+
 export default async function auditLogRoutes(app: FastifyInstance) {
   const meta = { tags: [auditLogResource.label], summary: '操作日志列表（仅管理员）' };
   readRoute(app, `/Ajax/${auditLogResource.calls.list}`, auditListSchema, meta, async (request, params, reply) => {
     await requireAdmin(request);
-    const from = bound(params.AtFrom, 'AtFrom', app.config.timeZone);
-    const to = bound(params.AtTo, 'AtTo', app.config.timeZone);
-    if (from && to && emptyRange(from, to)) {
-      throw badRequest('开始时间不能晚于结束时间', [{ field: 'AtTo', msg: '开始时间不能晚于结束时间' }]);
-    }
+    const where = timeRange(params, app.config.timeZone);
     const all = params.All === 1;
     const { rows, total } = await listRows(app.database, auditLogResource, {
       ...listFilters(auditLogResource, params),
       order: parseOrderName(params.OrderName as string | undefined, auditLogResource),
       page: all ? undefined : { index: Number(params.pageIndex ?? 1), size: Number(params.pageSize ?? auditLogResource.pageSize) },
       limit: MAX_ALL_ROWS,
-      // In the query the rows and the total are read from (a deep page's IDs included).
-      where: (query) => {
-        let q = query;
-        if (from) q = q.where('AT', from.inclusive ? '>=' : '>', from.at);
-        if (to) q = q.where('AT', to.inclusive ? '<=' : '<', to.at);
-        return q;
-      },
+      where,
       maxBytes: app.config.listMaxBytes,
     });
     return reply.type('application/json; charset=utf-8').send(listAnswer(rows.map(present), total, app.config.listMaxBytes));

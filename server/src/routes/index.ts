@@ -7,6 +7,7 @@ import { registerBulkDelete } from './bulkDelete';
 import dashboardRoutes from './dashboard';
 import healthRoutes from './health';
 import { registerCrud } from './crud';
+import exportRoutes from './export';
 import memberRoutes from './members';
 import multipartRoutes from './multipart';
 import ownPasswordRoutes from './ownPassword';
@@ -30,4 +31,6 @@ export default async function routes(app: FastifyInstance) {
   await app.register(multipartRoutes);
   await app.register(auditLogRoutes);
   await app.register(dashboardRoutes);
+  // Beside every list call, after the hand-written ones have said what their lists add.
+  await app.register(exportRoutes);
 }

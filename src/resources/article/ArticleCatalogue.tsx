@@ -6,6 +6,7 @@ import { articleResource } from '../../../schemas/standardArticle';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
 import { LazyCategoryTree as CategoryTree } from '../../components/tree/LazyCategoryTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
+import { ExportButton } from '../../components/ExportButton';
 import { ListSettled } from '../../components/ListSettled';
 import { toPageType } from '../../util/pageType';
 import { articleFilter, catalogueColumns, catalogueSearchChoices, readPageSize, savePageSize } from './articleRules';
@@ -60,8 +61,11 @@ function Catalogue({ type }: { type: number }) {
         <CatalogueTree type={type} selected={code} onSelect={select} enabled={treeWanted} />
       </Box>
       <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
-        <Box sx={{ p: 1.5, borderBottom: 1, borderColor: 'divider' }}>
-          <SearchBar choices={searchChoices} onSearch={setSearch} onReset={reset} />
+        <Box sx={{ p: 1.5, borderBottom: 1, borderColor: 'divider', display: 'flex', alignItems: 'center', gap: 1 }}>
+          <Box sx={{ flex: 1, minWidth: 0 }}>
+            <SearchBar choices={searchChoices} onSearch={setSearch} onReset={reset} />
+          </Box>
+          <ExportButton descriptor={articleResource} filter={filter} />
         </Box>
         <ListBase
           // Another category or search starts on page 1.

@@ -8,6 +8,7 @@ import { ARTICLE_TYPES, articleResource, tykjArticleResource } from '../../../sc
 import { ROOT_CODE } from '../../../schemas/standardClassify';
 import { useAccess } from '../../access/useMember';
 import { DeleteWithConfirm } from '../../components/DeleteWithConfirm';
+import { ExportButton } from '../../components/ExportButton';
 import { RowButton } from '../../components/RowButton';
 import { ROOT_NAME } from '../../components/tree/buildTree';
 import { LazyCategoryTree as CategoryTree } from '../../components/tree/LazyCategoryTree';
@@ -70,6 +71,7 @@ function Manage({ service, type }: { service: ArticleService; type: number }) {
           <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 600, flex: 1 }} aria-live="polite">
             {selectedName}
           </Typography>
+          <ExportButton descriptor={descriptor} filter={articleFilter(selected, type)} />
           {canAdd && (
             // A catalogue adds files (新增文件); 统一口径 adds answers (新增).
             <Button label={service === 'tykj' ? '新增' : '新增文件'} variant="contained" onClick={() => setEditing('new')}>

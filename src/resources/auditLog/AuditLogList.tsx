@@ -7,11 +7,13 @@ import {
   List,
   SelectInput,
   TextInput,
+  TopToolbar,
   useGetList,
   useListContext,
   type RaRecord,
 } from 'react-admin';
 import { auditLogResource } from '../../../schemas/auditLog';
+import { ListExportButton } from '../../components/ExportButton';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
 import { ZhDateInput } from '../../components/ZhDateInput';
 import { fieldTitle } from '../../components/schemaFields';
@@ -109,7 +111,11 @@ export default function AuditLogList() {
         title={false}
         perPage={auditLogResource.pageSize}
         filters={filters}
-        actions={false}
+        actions={
+          <TopToolbar>
+            <ListExportButton descriptor={auditLogResource} />
+          </TopToolbar>
+        }
         pagination={<ZhPagination />}
         empty={false}
         error={<LoadError />}

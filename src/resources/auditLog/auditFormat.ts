@@ -11,7 +11,8 @@ export const REDACTED_TEXT = '已修改（内容不记录）';
 
 export function resourceLabel(resource: unknown): string {
   const audited = AUDITED_RESOURCES[String(resource)];
-  return audited?.label ?? String(resource ?? '');
+  // An export names any listed resource, audited or not.
+  return audited?.label ?? resourceByName(String(resource))?.label ?? String(resource ?? '');
 }
 
 export function actionLabel(action: unknown): string {

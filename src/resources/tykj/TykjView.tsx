@@ -4,6 +4,7 @@ import { ListBase, useGetOne, useListContext, type RaRecord } from 'react-admin'
 import { useSearchParams } from 'react-router-dom';
 import { tykjArticleResource } from '../../../schemas/standardArticle';
 import { ROOT_CODE } from '../../../schemas/standardClassify';
+import { ExportButton } from '../../components/ExportButton';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
 import { LazyRichTextView as RichTextView, preloadRichTextView } from '../../components/LazyRichTextView';
 import { pathTo } from '../../components/tree/buildTree';
@@ -124,10 +125,14 @@ function Tykj({ type }: { type: number }) {
     [setParams],
   );
 
+  const filter = searching ? { ScCode: null, type, [search.field]: search.value } : { ScCode: code, type };
   return (
     <Box sx={{ mt: 1, height: PANE_HEIGHT, minHeight: 480, display: 'flex', flexDirection: 'column' }}>
-      <Paper variant="outlined" sx={{ p: 1.5, mb: 1, flexShrink: 0 }}>
-        <SearchBar choices={TYKJ_SEARCH_CHOICES} onSearch={setSearch} onReset={reset} />
+      <Paper variant="outlined" sx={{ p: 1.5, mb: 1, flexShrink: 0, display: 'flex', alignItems: 'center', gap: 1 }}>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <SearchBar choices={TYKJ_SEARCH_CHOICES} onSearch={setSearch} onReset={reset} />
+        </Box>
+        <ExportButton descriptor={tykjArticleResource} filter={filter} />
       </Paper>
       {error ? (
         <Alert severity="error">分类加载失败</Alert>
@@ -154,7 +159,7 @@ function Tykj({ type }: { type: number }) {
           <ListBase
             key={searching ? `search|${search.field}|${search.value}` : `tab|${code ?? ''}`}
             resource={tykjArticleResource.resource}
-            filter={searching ? { ScCode: null, type, [search.field]: search.value } : { ScCode: code, type }}
+            filter={filter}
             perPage={tykjArticleResource.pageSize}
             disableSyncWithLocation
             storeKey={false}
