@@ -262,10 +262,14 @@ export function exportParamsSchema(descriptor: ResourceDescriptor) {
   } as const;
 }
 
-/** The export call of every descriptor with a list call; permission: the list's view code (2). */
+/**
+ * The export call of every descriptor with a list screen of its own (what a member exports is a
+ * screen's list: the daily figures and a video's comments have none); permission: the list's view
+ * code (2).
+ */
 export default async function exportRoutes(app: FastifyInstance) {
   for (const descriptor of RESOURCES) {
-    if (!descriptor.calls.list) continue;
+    if (!descriptor.calls.list || !SCREENS.some((s) => s.resource === descriptor.resource)) continue;
     const meta = { tags: [descriptor.label], summary: `导出${descriptor.label}（.xlsx）` };
     readRoute(app, exportCall(descriptor), exportParamsSchema(descriptor), meta, async (request, params, reply) => {
       const member = await requireAccess(request, descriptor, 'list');
