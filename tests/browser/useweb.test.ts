@@ -34,7 +34,8 @@ function tableOrder(page: Page): Promise<string[]> {
     .getByRole('rowgroup')
     .nth(1)
     .getByRole('row')
-    .evaluateAll((rows) => rows.map((row) => row.querySelector('td')?.textContent?.trim() ?? ''));
+    // The first cell of each row after 批量删除's checkbox: the name.
+    .evaluateAll((rows) => rows.map((row) => [...row.querySelectorAll('td')].find((cell) => !cell.querySelector('input[type="checkbox"]'))?.textContent?.trim() ?? ''));
 }
 
 const sortList = (page: Page) => page.getByRole('list', { name: '常用网站排序' });
