@@ -25,7 +25,15 @@ async function exportFrom(page: Page): Promise<{ download: Download; rows: unkno
 async function tableCells(page: Page): Promise<string[][]> {
   const rows = page.getByRole('row');
   const out: string[][] = [];
-  for (let i = 1; i < (await rows.count()); i++) out.push((await rows.nth(i).getByRole('cell').allInnerTexts()).map((t) => t.trim()));
+  // A row's cells past 批量删除's checkbox.
+  for (let i = 1; i < (await rows.count()); i++) {
+    out.push(
+      await rows
+        .nth(i)
+        .getByRole('cell')
+        .evaluateAll((cells) => cells.filter((cell) => !cell.querySelector('input[type="checkbox"]')).map((cell) => (cell as HTMLElement).innerText.trim())),
+    );
+  }
   return out;
 }
 
