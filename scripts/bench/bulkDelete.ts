@@ -11,19 +11,13 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import { startServerProcess } from '../../tests/helpers/serverProcess';
+import { call, pollHealth, type Latencies } from './health';
 
 const ROWS = 1000;
 const PASSWORD = 'bench-bulk-password';
 /** Targets: a person waits a few seconds for 1,000 rows; a load balancer's check stays quick. */
 export const BULK_DELETE_BUDGET_S = 10;
 export const BULK_HEALTH_P99_BUDGET_MS = 100;
-
-interface Latencies {
-  n: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
 
 export interface BulkDeleteFigure {
   dialect: 'sqlite' | 'postgres';
@@ -33,34 +27,6 @@ export interface BulkDeleteFigure {
   rowsPerSecond: number;
   healthBefore: Latencies;
   health: Latencies;
-}
-
-function latencies(ms: number[]): Latencies {
-  const sorted = [...ms].sort((a, b) => a - b);
-  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
-  return { n: sorted.length, p50: at(0.5), p99: at(0.99), max: Math.round(sorted.at(-1) ?? 0) };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function call<T>(base: string, cookie: string, name: string, body: unknown): Promise<{ data: T; cookie: string }> {
-  const res = await fetch(`${base}/Ajax/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
-  const json = (await res.json()) as { data: T; msg: string };
-  if (res.status !== 200) throw new Error(`${name}: ${res.status} ${json.msg}`);
-  return { data: json.data, cookie: (res.headers.get('set-cookie') ?? cookie).split(';')[0]! };
-}
-
-/** /health every 20 ms while `go()` holds (and for at most `ms`). */
-async function pollHealth(base: string, go: () => boolean, ms = Infinity): Promise<Latencies> {
-  const times: number[] = [];
-  const until = performance.now() + ms;
-  while (go() && performance.now() < until) {
-    const t = performance.now();
-    await (await fetch(`${base}/health`)).arrayBuffer();
-    times.push(performance.now() - t);
-    await sleep(20);
-  }
-  return latencies(times);
 }
 
 async function measure(dialect: BulkDeleteFigure['dialect'], env: Record<string, string>): Promise<BulkDeleteFigure> {
@@ -80,9 +46,9 @@ async function measure(dialect: BulkDeleteFigure['dialect'], env: Record<string,
         }),
       );
     }
-    const healthBefore = await pollHealth(base, () => true, 2000);
+    const healthBefore = await pollHealth(base, () => true, 20, 2000);
     let running = true;
-    const healthPoll = pollHealth(base, () => running);
+    const healthPoll = pollHealth(base, () => running, 20);
     const t = performance.now();
     const { data } = await call<{ Deleted: number }>(base, admin, 'DelVideoBatch', { All: 1, VdtCode });
     const seconds = (performance.now() - t) / 1000;

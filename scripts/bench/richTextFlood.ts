@@ -14,6 +14,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { droppableCall, type DroppableCall } from '../../tests/helpers/droppableCall';
 import { rssMb, startServerProcess } from '../../tests/helpers/serverProcess';
+import { call, latencies, pollHealth, sleep, type Latencies } from './health';
 
 const SECONDS = Number(process.env.BENCH_RICHTEXT_SECONDS ?? 8);
 /** The flooding member's connections, each sending again as soon as it is answered. */
@@ -25,13 +26,6 @@ const DENSEST = '<p>x</p>'.repeat(12499);
 /** Targets: another member's write waits no more than a second or two; /health stays quick. */
 export const COMMENT_BUDGET_MS = 2000;
 export const HEALTH_P99_BUDGET_MS = 100;
-
-interface Latencies {
-  n: number;
-  p50: number;
-  p99: number;
-  max: number;
-}
 
 export interface RichTextFloodFigure {
   seconds: number;
@@ -45,37 +39,9 @@ export interface RichTextFloodFigure {
   rssPeakMb: number;
 }
 
-function latencies(ms: number[]): Latencies {
-  const sorted = [...ms].sort((a, b) => a - b);
-  const at = (q: number) => Math.round(sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0);
-  return { n: sorted.length, p50: at(0.5), p99: at(0.99), max: Math.round(sorted.at(-1) ?? 0) };
-}
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** A JSON call on a connection of its own (`drop` closes it). */
 function post(base: string, cookie: string, call: string, body: unknown): DroppableCall {
   return droppableCall(`${base}${call}`, cookie, body);
-}
-
-/** /health every 50 ms while `go()` holds (and for at most `ms`). */
-async function pollHealth(base: string, go: () => boolean, ms = Infinity): Promise<Latencies> {
-  const times: number[] = [];
-  const until = performance.now() + ms;
-  while (go() && performance.now() < until) {
-    const t = performance.now();
-    await (await fetch(`${base}/health`)).arrayBuffer();
-    times.push(performance.now() - t);
-    await sleep(50);
-  }
-  return latencies(times);
-}
-
-async function call<T>(base: string, cookie: string, name: string, body: unknown): Promise<{ data: T; cookie: string }> {
-  const res = await fetch(`${base}/Ajax/${name}`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify(body) });
-  const json = (await res.json()) as { data: T; msg: string };
-  if (res.status !== 200) throw new Error(`${name}: ${res.status} ${json.msg}`);
-  return { data: json.data, cookie: (res.headers.get('set-cookie') ?? cookie).split(';')[0]! };
 }
 
 export async function benchRichTextFlood(): Promise<RichTextFloodFigure> {
@@ -99,7 +65,7 @@ export async function benchRichTextFlood(): Promise<RichTextFloodFigure> {
       if ((last.length === 8 && Math.max(...last) - Math.min(...last) < 3) || performance.now() - warmed > 60_000) break;
     }
 
-    const healthBefore = await pollHealth(base, () => true, 2000);
+    const healthBefore = await pollHealth(base, () => true, 50, 2000);
 
     let rssPeakMb = 0;
     const sampler = setInterval(() => (rssPeakMb = Math.max(rssPeakMb, rssMb(server.pid) ?? 0)), 200);
@@ -121,7 +87,7 @@ export async function benchRichTextFlood(): Promise<RichTextFloodFigure> {
         if (status !== 200) await sleep(RETRY_MS);
       }
     });
-    const healthPoll = pollHealth(base, running);
+    const healthPoll = pollHealth(base, running, 50);
     const comments: number[] = [];
     let failed = 0;
     const quiet = (async () => {
