@@ -426,7 +426,7 @@ async function main() {
       clusterFigures.push(...measured.cluster);
       console.log('SQLite: the ceiling (a bare Fastify) and the write rate beside the reads');
       addCeiling(await benchCeiling('sqlite', env, { bigVdtCode: data.bigVdtCode, videoId: COUNTED_VIDEO }, PASSWORD, DURATION_S));
-      dashboard.push(...(await benchDashboard('sqlite', env)));
+      dashboard.push(...(await benchDashboard('sqlite', env, PASSWORD)));
     } finally {
       sqlite.close();
     }
@@ -457,7 +457,7 @@ async function main() {
         clusterFigures.push(...measured.cluster);
         console.log('PostgreSQL: the ceiling (a bare Fastify) and the write rate beside the reads');
         addCeiling(await benchCeiling('postgres', env, { bigVdtCode: data.bigVdtCode, videoId: COUNTED_VIDEO }, PASSWORD, DURATION_S));
-        dashboard.push(...(await benchDashboard('postgres', env)));
+        dashboard.push(...(await benchDashboard('postgres', env, PASSWORD)));
         fs.rmSync(dataDir2, { recursive: true, force: true });
       } finally {
         await pool.end();
