@@ -8,6 +8,7 @@ import { fetchJson } from './http/index';
 import { createProviders } from './providers';
 import { preloadScreen } from './screens';
 import { pageSession, readPageState, storeMatches } from './ssr/pageState';
+import { TakenOver } from './takeover/TakenOver';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
@@ -34,6 +35,7 @@ const router = createBrowserRouter([{ path: '*', element: <App {...providers} />
 const app = (
   <StrictMode>
     <RouterProvider router={router} />
+    <TakenOver />
   </StrictMode>
 );
 
