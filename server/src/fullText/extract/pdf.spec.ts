@@ -77,6 +77,12 @@ describe('extractDocument: PDF', () => {
     }
   });
 
+  it('reads a file encrypted only to restrict copying and printing (no password to open it)', async () => {
+    const bytes = makePdf(['中华人民共和国建筑法', '第二页'], { restricted: true });
+    expect(new TextDecoder('latin1').decode(bytes)).toContain('/Encrypt');
+    expect(await extractPdf(bytes)).toEqual({ ok: true, pages: ['中华人民共和国建筑法', '第二页'] });
+  });
+
   it('marks a broken file', async () => {
     const garbage = new TextEncoder().encode('这不是PDF文件'.repeat(100));
     expect(await extractPdf(garbage)).toEqual({ ok: false, reason: '文件已损坏' });
