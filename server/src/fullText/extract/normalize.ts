@@ -53,8 +53,9 @@ const PARAGRAPH_BREAK = /\n{2,}/;
 const WIDE =
   /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Bopomofo}\u2e80-\u2fdf\u3000-\u303f\u3190-\u31ff\u3200-\u33ff\ufe10-\ufe1f\ufe30-\ufe4f\uff01-\uff60\uffe0-\uffe6\u00b7\u2014\u2015\u2018\u2019\u201c\u201d\u2025\u2026]/u;
 /**
- * A space between two Han characters (or CJK punctuation): letter-spaced headings (总, two ideographic spaces, 则) and
- * justified lines; Chinese puts no space between words, so the words read whole again.
+ * A space between two Han characters (or CJK punctuation): letter-spaced headings (总, two
+ * ideographic spaces, 则) and justified lines; Chinese puts no space between words, so the words
+ * read whole again.
  */
 const SPACE_IN_HAN = /(?<=[\p{Script=Han}\u3000-\u303f\uff01-\uff60]) (?=[\p{Script=Han}\u3000-\u303f\uff01-\uff60])/gu;
 const LATIN_LETTER = /\p{Script=Latin}/u;
@@ -63,8 +64,8 @@ const HYPHENS = new Set(['-', '\u2010']);
 
 /**
  * The text the index keeps: radicals and compatibility ideographs as the unified ideographs,
- * invisible and control characters dropped, white space collapsed to one space, a line break
- * inside a paragraph joined (no space when a wide character is on either side, 工程造\n价 →
+ * invisible and control characters dropped, white space collapsed to one space (none between two
+ * Han characters: 总 则 → 总则), a line break inside a paragraph joined (no space when a wide character is on either side, 工程造\n价 →
  * 工程造价; a hyphenated Latin word whole again, inter-\nnational → international; otherwise one
  * space), and a paragraph break (an empty line) kept as "\n\n". Idempotent.
  */
