@@ -43,7 +43,7 @@ export const FULLTEXT_P99_BUDGET_MS = 100;
 export const FULLTEXT_RARE_P99_BUDGET_MS = 20;
 
 /** The document whose 文号 is searched: 建标〔2013〕44号. */
-const RARE_DOC = 13 + 24 * 43;
+const RARE_DOC = 13 + 24 * Math.min(43, Math.max(0, Math.floor((DOCS - 14) / 24)));
 const fileNumber = (doc: number) => `建标〔${2000 + (doc % 24)}〕${Math.floor(doc / 24) + 1}号`;
 
 export const QUERIES = [

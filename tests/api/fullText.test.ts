@@ -164,6 +164,19 @@ describe('full-text search', () => {
     expect(await ids({ ScCode: '0' })).toEqual([main.ids.body, main.ids.law].sort());
   });
 
+  it('follows a move to another category and type at once, in the move\'s own transaction', async () => {
+    const { admin, ids, codes } = main;
+    const ids_ = async (params: Record<string, string | number>) => (await search(admin, 'Xcx1', { Text: '招标人', ...params })).body.data.map((h) => h.Id);
+    expect((await admin.call('/Xcx1/UpdateStandardArticleInAdmin', { Id: ids.law, ScCode: codes.child })).status).toBe(200);
+    // No indexing waited for: the pages' copies moved with the record.
+    expect(await ids_({ type: 1 })).toEqual([]);
+    expect(await ids_({ type: 0, ScCode: codes.norms! })).toEqual([ids.law]);
+    expect((await admin.call('/Xcx1/UpdateStandardArticleInAdmin', { Id: ids.law, ScCode: codes.laws })).status).toBe(200);
+    expect(await ids_({ type: 1, ScCode: codes.laws! })).toEqual([ids.law]);
+    expect(await ids_({ ScCode: codes.child! })).toEqual([]);
+    await indexed(admin);
+  });
+
   it('searches 统一口径 in its 问题 and 统一回答', async () => {
     const problem = await search(main.admin, 'Xcx3', { Text: '确定工程造价' });
     expect(problem.body.data.map((h) => [h.Id, h.Source])).toEqual([[main.ids.tykj, 'problem']]);
