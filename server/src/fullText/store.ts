@@ -5,7 +5,7 @@ import type { ResourceDescriptor } from '../../../schemas/descriptor';
 import type { DialectName } from '../db/database';
 import type { Row } from '../db/row';
 import { categoryFilter, filterFields, sourceFields, tagsOf, typeFilter } from './declared';
-import { spacedText, tokenize, tsvectorLiteral, type Token } from './tokens';
+import { spacedPairs, spacedText, tokenize, tsvectorLiteral, type Token } from './tokens';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the index's tables are not in tables.ts
 export type AnyDb = Kysely<any>;
@@ -79,7 +79,8 @@ async function moveRecord(db: AnyDb, dialect: DialectName, descriptor: ResourceD
   const tags = tagsOf(descriptor, row);
   for (const page of pages) {
     await sql`delete from ${sql.table(fts)} where rowid = ${-page.ID}`.execute(db);
-    await sql`insert into ${sql.table(fts)} (rowid, BODY, TAG) values (${-page.ID}, ${spacedText(tokenize(page.TEXT))}, ${tags})`.execute(db);
+    const tokens = tokenize(page.TEXT);
+    await sql`insert into ${sql.table(fts)} (rowid, BODY, PAIRS, TAG) values (${-page.ID}, ${spacedText(tokens)}, ${spacedPairs(tokens)}, ${tags})`.execute(db);
   }
 }
 
@@ -146,7 +147,7 @@ export async function insertPages(db: AnyDb, dialect: DialectName, descriptor: R
   for (const p of parts) {
     const { ID } = (await db.insertInto('FT_PAGE').values(base(p)).returning('ID').executeTakeFirstOrThrow()) as { ID: number };
     // The FTS5 rowid is minus the page's ID: FTS5 reads its rows fastest in rising rowid order, which is then newest first.
-    await sql`insert into ${sql.table(`${table}_FTS`)} (rowid, BODY, TAG) values (${-ID}, ${spacedText(p.tokens)}, ${tags})`.execute(db);
+    await sql`insert into ${sql.table(`${table}_FTS`)} (rowid, BODY, PAIRS, TAG) values (${-ID}, ${spacedText(p.tokens)}, ${spacedPairs(p.tokens)}, ${tags})`.execute(db);
   }
   return parts.length;
 }

@@ -101,9 +101,30 @@ export function spacedText(tokens: readonly Token[]): string {
 const lexeme = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
 /**
- * PostgreSQL's tsvector of the tokens, as its literal (read with `::tsvector`): no text search
- * parser is involved, so the database's locale and configuration change nothing. Positions start
- * at 1 and stay within PostgreSQL's 16,383 (the writer cuts longer pages: MAX_PAGE_TOKENS).
+ * The pairs of adjacent tokens, each one token (建标, 标p28, 44): the index finds a phrase made of
+ * common tokens (a 文号: 建, 标, a bracket, digits) from its rare pairs, instead of checking every
+ * page that holds all its tokens.
+ */
+export function pairsOf(tokens: readonly { text: string }[] | readonly string[]): string[] {
+  const texts = tokens.map((t) => (typeof t === 'string' ? t : t.text));
+  const out: string[] = [];
+  for (let i = 1; i < texts.length; i++) out.push(`${texts[i - 1]}${texts[i]}`);
+  return out;
+}
+
+/** What FTS5's PAIRS column holds: the pairs, separated by spaces. */
+export function spacedPairs(tokens: readonly Token[]): string {
+  return pairsOf(tokens).join(' ');
+}
+
+/** A pair's lexeme in PostgreSQL: marked apart from the tokens. */
+const pairLexeme = (pair: string) => `~${pair}`;
+
+/**
+ * PostgreSQL's tsvector of the tokens and their pairs, as its literal (read with `::tsvector`): no
+ * text search parser is involved, so the database's locale and configuration change nothing.
+ * Positions start at 1 and stay within PostgreSQL's 16,383 (the writer cuts longer pages:
+ * MAX_PAGE_TOKENS); pairs have none.
  */
 export function tsvectorLiteral(tokens: readonly Token[]): string {
   const positions = new Map<string, number[]>();
@@ -113,7 +134,8 @@ export function tsvectorLiteral(tokens: readonly Token[]): string {
     if (list) list.push(at);
     else positions.set(t.text, [at]);
   });
-  return [...positions].map(([text, at]) => `${lexeme(text)}:${at.join(',')}`).join(' ');
+  const pairs = new Set(pairsOf(tokens).map(pairLexeme));
+  return [...[...positions].map(([text, at]) => `${lexeme(text)}:${at.join(',')}`), ...[...pairs].map(lexeme)].join(' ');
 }
 
 /** The query as a phrase of tokens (empty when it has none, such as a text of spaces). */
@@ -121,17 +143,23 @@ export function queryTokens(query: string): string[] {
   return tokenize(query).map((t) => t.text);
 }
 
-/** FTS5's MATCH expression of a phrase in the BODY column, and a filter on the TAG column. */
+const ftsString = (text: string) => `"${text}"`;
+
+/** FTS5's MATCH expression: the phrase in BODY, its pairs in PAIRS, and a filter on the TAG column. */
 export function ftsMatch(phrase: readonly string[], tags?: { all?: readonly string[]; any?: readonly string[] }): string {
   const parts = [`BODY : "${phrase.join(' ')}"`];
+  const pairs = [...new Set(pairsOf(phrase))];
+  if (pairs.length > 0) parts.push(`PAIRS : (${pairs.map(ftsString).join(' AND ')})`);
   for (const tag of tags?.all ?? []) parts.push(`TAG : ${tag}`);
   if (tags?.any) parts.push(`TAG : (${tags.any.join(' OR ')})`);
   return parts.join(' AND ');
 }
 
-/** PostgreSQL's tsquery of a phrase, as its literal (read with `::tsquery`). */
+/** PostgreSQL's tsquery of a phrase and its pairs, as its literal (read with `::tsquery`). */
 export function tsqueryLiteral(phrase: readonly string[]): string {
-  return phrase.map(lexeme).join(' <-> ');
+  const pairs = [...new Set(pairsOf(phrase))].map((p) => lexeme(pairLexeme(p)));
+  const words = phrase.map(lexeme).join(' <-> ');
+  return pairs.length > 0 ? `${pairs.join(' & ')} & (${words})` : words;
 }
 
 /** The token a single character is on its own: '' for a space, `\0` for a letter (part of a word). */
