@@ -24,7 +24,8 @@ describe('the full-text tokens', () => {
 
   it('writes PostgreSQL literals without its parser', () => {
     expect(tsvectorLiteral(tokenize("造价造 it's"))).toBe("'造':1,3 '价':2 'it':4 'p22':5 's':6 '~造价' '~价造' '~造it' '~itp22' '~p22s'");
-    expect(tsqueryLiteral(queryTokens('造价'))).toBe("'~造价' & ('造' <-> '价')");
+    expect(tsqueryLiteral(queryTokens('造价'))).toBe("'造' <-> '价'");
+    expect(tsqueryLiteral(queryTokens('44号'))).toBe("'~44' & '~4号' & ('4' <-> '4' <-> '号')");
     expect(tsqueryLiteral(queryTokens('造'))).toBe("'造'");
   });
 

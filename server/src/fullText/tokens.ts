@@ -155,9 +155,16 @@ export function ftsMatch(phrase: readonly string[], tags?: { all?: readonly stri
   return parts.join(' AND ');
 }
 
-/** PostgreSQL's tsquery of a phrase and its pairs, as its literal (read with `::tsquery`). */
+const HAN_CHARACTER = /^\p{Script=Han}$/u;
+
+/**
+ * PostgreSQL's tsquery of a phrase, as its literal (read with `::tsquery`), with the pairs that
+ * hold a digit, a word or a mark (a 文号's): PostgreSQL's planner takes each term as independent
+ * and would take a long phrase of common characters with all its pairs for a rare one.
+ */
 export function tsqueryLiteral(phrase: readonly string[]): string {
-  const pairs = [...new Set(pairsOf(phrase))].map((p) => lexeme(pairLexeme(p)));
+  const rare = pairsOf(phrase).filter((_, i) => !HAN_CHARACTER.test(phrase[i]!) || !HAN_CHARACTER.test(phrase[i + 1]!));
+  const pairs = [...new Set(rare)].map((p) => lexeme(pairLexeme(p)));
   const words = phrase.map(lexeme).join(' <-> ');
   return pairs.length > 0 ? `${pairs.join(' & ')} & (${words})` : words;
 }
