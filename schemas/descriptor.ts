@@ -222,6 +222,24 @@ export interface ResourceDescriptor<S extends ObjectSchema = ObjectSchema> {
    * migrations): the start page's sums per day read a video's daily figures from one alone.
    */
   readonly indexes?: readonly (readonly string[])[];
+  /**
+   * Search inside the records' documents (docs/api.md, Full-text search): the search call (on the
+   * entity's service), the file-list fields whose files are read (PDF, DOCX, text), and the rich-text
+   * fields, each with the `Source` a result of it names. The server keeps an index of their text
+   * (server/src/fullText/), updated in the transaction of each write.
+   */
+  readonly fullText?: FullTextOption;
+}
+
+/** Where a full-text result was found: a stored file, or one of the rich-text fields. */
+export type FullTextSource = 'file' | 'content' | 'problem' | 'answer';
+
+export interface FullTextOption {
+  readonly call: string;
+  readonly files?: readonly string[];
+  readonly richText?: readonly string[];
+  /** The `Source` of each rich-text field's results. */
+  readonly sources?: Readonly<Record<string, Exclude<FullTextSource, 'file'>>>;
 }
 
 /**

@@ -60,6 +60,9 @@ const shared = {
   audit: true,
 } as const;
 
+/** The full-text search call of both catalogues (each on its own service). */
+const SEARCH_CALL = 'SearchStandardArticleFullTextInAdmin';
+
 /** The article document types (a catalogue's `type`): 标准图集, 法律法规, 造价刊物, 公司通用文档. */
 export const ARTICLE_TYPES = ['标准图集', '法律法规', '造价刊物', '公司通用文档'] as const;
 const ARTICLE_TYPE_ICONS = ['CollectionsBookmark', 'Gavel', 'MenuBook', 'Description'] as const;
@@ -115,6 +118,8 @@ export const articleResource = defineResource({
   ],
   references: [classifiedIn('classify')],
   homeCount: { by: 'type' },
+  // 全文: the words inside the uploaded files and the edited body.
+  fullText: { call: SEARCH_CALL, files: ['SaPdfUrl'], richText: ['SaPdfContent'], sources: { SaPdfContent: 'content' } },
 });
 
 /** Unified answers (统一口径) on /Xcx3/. */
@@ -142,4 +147,6 @@ export const tykjArticleResource = defineResource({
   ],
   references: [classifiedIn('tykjClassify')],
   homeCount: {},
+  // 全文: the words of the 问题 and the 统一回答.
+  fullText: { call: SEARCH_CALL, richText: ['SaProblem', 'SaAnswer'], sources: { SaProblem: 'problem', SaAnswer: 'answer' } },
 });
