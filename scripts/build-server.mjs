@@ -9,8 +9,8 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 await build({
   // The worker threads are files of their own, started from beside the server (workerThread.ts):
-  // server/dist/richTextWorker.mjs and renderWorker.mjs; code they share goes into a shared chunk.
-  entryPoints: ['server.ts', 'richTextWorker.ts', 'renderWorker.ts'].map((file) => path.join(root, 'server/src', file)),
+  // server/dist/richTextWorker.mjs, renderWorker.mjs and fullTextWorker.mjs; code they share goes into a shared chunk.
+  entryPoints: ['server.ts', 'richTextWorker.ts', 'renderWorker.ts', 'fullTextWorker.ts'].map((file) => path.join(root, 'server/src', file)),
   outdir: path.join(root, 'server/dist'),
   outExtension: { '.js': '.mjs' },
   // Dynamic imports stay chunks of their own, loaded only when used: the S3 driver and its SDK, and

@@ -6,7 +6,7 @@
 // with the memory of each worker; the server against its ceiling, a bare Fastify answering the same
 // bytes, and the play counter's write rate beside reads (ceiling.ts). Then the 500 MB upload, a
 // flood of rich text by one member (richTextFlood.ts: /health and another member's comment
-// meanwhile) and a bulk delete (bulkDelete.ts). Prints tables and the
+// meanwhile), a bulk delete (bulkDelete.ts), the export (export.ts) and the full-text search (fullText.ts). Prints tables and the
 // budgets as met or not, and writes bench-results/latest.json.
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
@@ -37,6 +37,7 @@ import { rssMb, startServerProcess, workerPids } from '../../tests/helpers/serve
 import { benchDashboard, dashboardBudgets, printDashboard, type DashboardFigure } from './dashboard';
 import { generate, generatePostgres, SIZES } from './generate';
 import { benchExport, exportBudgets, printExport, type ExportFigure } from './export';
+import { benchFullText, fullTextBudgets, printFullText, type FullTextFigure } from './fullText';
 import { benchRichTextFlood, printRichTextFlood, richTextFloodBudgets, type RichTextFloodFigure } from './richTextFlood';
 import { benchUpload, printUploadFigures, type UploadFigure } from './upload';
 import { benchCeiling, ceilingBudgets, printCeiling, type CeilingResult } from './ceiling';
@@ -509,6 +510,14 @@ async function main() {
     budgets.push(...exportBudgets(exports));
   }
 
+  let fullText: FullTextFigure[] = [];
+  if (process.env.BENCH_FULLTEXT !== '0') {
+    console.log('\n全文: 10,000 documents × 20 pages, indexed and searched…');
+    fullText = await benchFullText();
+    printFullText(fullText);
+    budgets.push(...fullTextBudgets(fullText));
+  }
+
   fs.mkdirSync('bench-results', { recursive: true });
   fs.writeFileSync(
     'bench-results/latest.json',
@@ -528,6 +537,7 @@ async function main() {
         bulkDelete,
         dashboard,
         exports,
+        fullText,
       },
       null,
       2,

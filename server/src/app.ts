@@ -17,6 +17,7 @@ import { loggerOptions, ShortRequestLog } from './log';
 import databasePlugin from './plugins/database';
 import errorsPlugin, { clientErrorHandler, frameworkErrors } from './plugins/errors';
 import filesPlugin from './plugins/files';
+import fullTextPlugin from './plugins/fullText';
 import securityPlugin from './plugins/security';
 import sessionPlugin from './plugins/session';
 import storagePlugin from './plugins/storage';
@@ -83,6 +84,8 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
   await app.register(storagePlugin, { config, secret });
   // Stored files follow their records; unreferenced uploads go after a day; the upload quota.
   await app.register(filesPlugin, { config });
+  // Documents are read into the full-text index in the background (fullText/indexer.ts).
+  await app.register(fullTextPlugin, { config });
 
   await app.register(swagger, {
     openapi: {

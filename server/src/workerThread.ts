@@ -10,7 +10,7 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
 const FROM_SOURCES = import.meta.url.endsWith('.ts');
 
 /** The worker files, beside this one (server/src, or server/dist once compiled). */
-export type WorkerFile = 'richTextWorker' | 'renderWorker';
+export type WorkerFile = 'richTextWorker' | 'renderWorker' | 'fullTextWorker';
 
 export function startWorkerThread(file: WorkerFile, options: WorkerOptions): Worker {
   const url = new URL(`./${file}.${FROM_SOURCES ? 'ts' : 'mjs'}`, import.meta.url);

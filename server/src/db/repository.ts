@@ -9,6 +9,7 @@ import type { OrderTerm } from './orderName';
 import { adjustCounts, keptCount } from './rowCounts';
 import type { Row } from './row';
 import { auditRecord, type AuditActor } from '../audit/log';
+import { fullTextOnWrite } from '../fullText/store';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables are chosen by descriptor at run time
 type AnyDb = Kysely<any>;
@@ -243,7 +244,8 @@ async function lockedRow(trx: AnyTrx, dialect: DialectName, descriptor: Resource
 
 // Writes run in a transaction with the ROW_COUNT adjustments, so the kept totals are exact, and
 // with their audit log entry when `audit` names the member making them (server/src/audit/log.ts).
-export async function insertRow({ db }: Db, descriptor: ResourceDescriptor, values: Row, audit?: AuditActor, hook?: WriteHook): Promise<Row> {
+// A descriptor with `fullText` has its index kept in step in the same transaction (fullText/store.ts).
+export async function insertRow({ db, dialect }: Db, descriptor: ResourceDescriptor, values: Row, audit?: AuditActor, hook?: WriteHook): Promise<Row> {
   return (db as unknown as AnyDb).transaction().execute(async (trx) => {
     const row = (await trx
       .insertInto(descriptor.table)
@@ -252,6 +254,7 @@ export async function insertRow({ db }: Db, descriptor: ResourceDescriptor, valu
       .executeTakeFirstOrThrow()) as Row;
     await adjustCounts(trx, descriptor, row, 1);
     if (audit) await auditRecord(trx, audit, descriptor, 'create', undefined, row);
+    await fullTextOnWrite(trx, dialect, descriptor, undefined, row);
     if (hook) await hook(trx, undefined, row);
     return row;
   });
@@ -272,7 +275,7 @@ export async function updateRow(
     // A change of a filter column moves the row from one kept count to another; the row is locked
     // while read, so that a concurrent move or delete cannot count it from a stale value.
     // The audit log and the hook need the row as it was too.
-    const before = movesCount || audit || hook ? await lockedRow(trx, database.dialect, descriptor, id) : undefined;
+    const before = movesCount || audit || hook || descriptor.fullText ? await lockedRow(trx, database.dialect, descriptor, id) : undefined;
     const row = (await trx
       .updateTable(descriptor.table)
       .set(set)
@@ -284,6 +287,7 @@ export async function updateRow(
       await adjustCounts(trx, descriptor, row, 1);
     }
     if (row && before && audit) await auditRecord(trx, audit, descriptor, 'update', before, row);
+    if (row && before) await fullTextOnWrite(trx, database.dialect, descriptor, before, row);
     if (row && before && hook) await hook(trx, before, row);
     return row;
   });
@@ -377,6 +381,7 @@ async function deleteIn(trx: AnyTrx, dialect: DialectName, descriptor: ResourceD
       .map(({ child, count }) => ({ field: child.resource, label: `随之删除的${child.label}`, before: count }));
     await auditRecord(trx, audit, descriptor, 'delete', existing, undefined, extra);
   }
+  await fullTextOnWrite(trx, dialect, descriptor, existing, undefined);
   if (hook) await hook(trx, existing, undefined);
   return true;
 }

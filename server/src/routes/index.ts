@@ -8,6 +8,7 @@ import dashboardRoutes from './dashboard';
 import healthRoutes from './health';
 import { registerCrud } from './crud';
 import exportRoutes from './export';
+import fullTextRoutes from './fullText';
 import memberRoutes from './members';
 import multipartRoutes from './multipart';
 import ownPasswordRoutes from './ownPassword';
@@ -31,6 +32,7 @@ export default async function routes(app: FastifyInstance) {
   await app.register(multipartRoutes);
   await app.register(auditLogRoutes);
   await app.register(dashboardRoutes);
+  await app.register(fullTextRoutes);
   // Beside every list call, after the hand-written ones have said what their lists add.
   await app.register(exportRoutes);
 }

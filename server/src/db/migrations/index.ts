@@ -11,6 +11,7 @@ import * as m007 from './007_file_names';
 import * as m008 from './008_video_daily';
 import * as m009 from './009_file_sizes';
 import * as m010 from './010_dashboard';
+import * as m011 from './011_full_text';
 
 export interface MigrationModule {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on raw tables
@@ -29,4 +30,5 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = {
   '008_video_daily': m008,
   '009_file_sizes': m009,
   '010_dashboard': m010,
+  '011_full_text': m011,
 };

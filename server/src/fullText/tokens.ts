@@ -1,0 +1,178 @@
+// The one tokenizer of the full-text index, shared by SQLite (FTS5) and PostgreSQL (tsvector), by
+// the writer and by the search: both databases index and match the same tokens, so a query finds
+// the same pages on both (docs/fullText.md).
+//
+// - Each Han character (and kana, hangul) is a token of its own: a word of any length, and a fragment
+//   of a word (程造价 of 工程造价), is the phrase of its characters. No segmenter: a segmenter's
+//   words miss every fragment.
+// - Each digit is a token of its own too, so that 44号 is found in 建标〔2013〕44号 and 2013 in 2013年.
+// - Other letters make words (GB, pdf), lower-cased, matched whole.
+// - Punctuation and symbols are tokens (`p` and the code point in hex), so that a phrase does not
+//   reach over them: 程造价 is not found in 工程，造价. Brackets and quotes of every width count as
+//   one: 建标[2013]44号 finds 建标〔2013〕44号.
+// - Spaces and line breaks are no tokens: words broken by the layout of a page are still found.
+
+export interface Token {
+  /** The token as indexed. */
+  text: string;
+  /** Its place in the source text, UTF-16 offsets (end exclusive). */
+  start: number;
+  end: number;
+}
+
+/** A token is at most this long (a run of letters): PostgreSQL's lexemes are bounded. */
+const MAX_TOKEN = 60;
+
+const SINGLE = /^[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]$/u;
+const LETTERS = /^[\p{L}\p{M}]+$/u;
+const DIGIT = /^\p{N}$/u;
+const SPACE = /^[\s\p{Z}\p{Cc}\p{Cf}]+$/u;
+
+/** Brackets, quotes and dashes of every width and script, as one each. */
+const CANONICAL: Record<string, string> = {};
+for (const c of '(（〔［[【〖〘｛{⦅〈《「『') CANONICAL[c] = '(';
+for (const c of ')）〕］]】〗〙｝}⦆〉》」』') CANONICAL[c] = ')';
+for (const c of '"“”„‟\'‘’‚‛＂＇') CANONICAL[c] = '"';
+for (const c of '-‐‑‒–—―－−') CANONICAL[c] = '-';
+
+const punctuation = (c: string) => `p${(CANONICAL[c] ?? c).codePointAt(0)!.toString(16)}`;
+
+const isAsciiLetter = (c: number) => (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a);
+
+/** The tokens of a text, in order, with where each stands. */
+export function tokenize(text: string): Token[] {
+  const out: Token[] = [];
+  let word: Token | undefined;
+  let i = 0;
+  while (i < text.length) {
+    const start = i;
+    const c = text.charCodeAt(i);
+    // The common characters without normalising (a search ranks hundreds of pages at once).
+    if (c >= 0x4e00 && c <= 0x9fff) {
+      word = undefined;
+      i++;
+      out.push({ text: text[start]!, start, end: i });
+      continue;
+    }
+    if (c < 0x80) {
+      i++;
+      if (isAsciiLetter(c)) {
+        const lower = String.fromCharCode(c | 0x20);
+        if (word && word.end === start) {
+          if (word.text.length < MAX_TOKEN) word.text += lower;
+          word.end = i;
+        } else {
+          word = { text: lower, start, end: i };
+          out.push(word);
+        }
+        continue;
+      }
+      word = undefined;
+      if (c >= 0x30 && c <= 0x39) out.push({ text: text[start]!, start, end: i });
+      else if (c > 0x20 && c !== 0x7f) out.push({ text: punctuation(text[start]!), start, end: i });
+      continue;
+    }
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    i += ch.length;
+    const folded = ch.normalize('NFKC').toLowerCase();
+    if (LETTERS.test(folded) && !SINGLE.test(folded)) {
+      if (word && word.end === start) {
+        if (word.text.length < MAX_TOKEN) word.text += folded;
+        word.end = i;
+      } else {
+        word = { text: folded, start, end: i };
+        out.push(word);
+      }
+      continue;
+    }
+    word = undefined;
+    if (folded === '' || SPACE.test(folded)) continue;
+    if (SINGLE.test(folded) || DIGIT.test(folded)) out.push({ text: folded, start, end: i });
+    else out.push({ text: punctuation(folded.length === 1 ? folded : ch), start, end: i });
+  }
+  return out;
+}
+
+/** What FTS5 indexes of a text: its tokens separated by spaces (unicode61 then splits them as they are). */
+export function spacedText(tokens: readonly Token[]): string {
+  return tokens.map((t) => t.text).join(' ');
+}
+
+const lexeme = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+
+/**
+ * PostgreSQL's tsvector of the tokens, as its literal (read with `::tsvector`): no text search
+ * parser is involved, so the database's locale and configuration change nothing. Positions start
+ * at 1 and stay within PostgreSQL's 16,383 (the writer cuts longer pages: MAX_PAGE_TOKENS).
+ */
+export function tsvectorLiteral(tokens: readonly Token[]): string {
+  const positions = new Map<string, number[]>();
+  tokens.forEach((t, n) => {
+    const list = positions.get(t.text);
+    const at = Math.min(n + 1, 16383);
+    if (list) list.push(at);
+    else positions.set(t.text, [at]);
+  });
+  return [...positions].map(([text, at]) => `${lexeme(text)}:${at.join(',')}`).join(' ');
+}
+
+/** The query as a phrase of tokens (empty when it has none, such as a text of spaces). */
+export function queryTokens(query: string): string[] {
+  return tokenize(query).map((t) => t.text);
+}
+
+/** FTS5's MATCH expression of a phrase in the BODY column, and a filter on the TAG column. */
+export function ftsMatch(phrase: readonly string[], tags?: { all?: readonly string[]; any?: readonly string[] }): string {
+  const parts = [`BODY : "${phrase.join(' ')}"`];
+  for (const tag of tags?.all ?? []) parts.push(`TAG : ${tag}`);
+  if (tags?.any) parts.push(`TAG : (${tags.any.join(' OR ')})`);
+  return parts.join(' AND ');
+}
+
+/** PostgreSQL's tsquery of a phrase, as its literal (read with `::tsquery`). */
+export function tsqueryLiteral(phrase: readonly string[]): string {
+  return phrase.map(lexeme).join(' <-> ');
+}
+
+/** Where the phrase stands in a text: [start, end) of each occurrence, in order. */
+export function phraseHits(text: string, phrase: readonly string[]): [number, number][] {
+  if (phrase.length === 0) return [];
+  const tokens = tokenize(text);
+  const hits: [number, number][] = [];
+  for (let i = 0; i + phrase.length <= tokens.length; i++) {
+    let k = 0;
+    while (k < phrase.length && tokens[i + k]!.text === phrase[k]) k++;
+    if (k === phrase.length) {
+      hits.push([tokens[i]!.start, tokens[i + phrase.length - 1]!.end]);
+      i += phrase.length - 1;
+    }
+  }
+  return hits;
+}
+
+/** Characters of a result's snippet, about. */
+export const SNIPPET_CHARS = 120;
+/** Characters of context before the first hit shown. */
+const BEFORE = 30;
+
+export interface Snippet {
+  Snippet: string;
+  Highlights: [number, number][];
+}
+
+/** A snippet of plain text around the first hit, with each hit inside it as [start, length]. */
+export function snippetOf(text: string, hits: readonly [number, number][]): Snippet {
+  const first = hits[0]?.[0] ?? 0;
+  let start = Math.max(0, first - BEFORE);
+  let end = Math.min(text.length, start + SNIPPET_CHARS);
+  start = Math.max(0, Math.min(start, end - SNIPPET_CHARS));
+  // Never half a surrogate pair.
+  if (start > 0 && /[\uDC00-\uDFFF]/.test(text[start]!)) start--;
+  if (end < text.length && /[\uDC00-\uDFFF]/.test(text[end]!)) end++;
+  const head = start > 0 ? '…' : '';
+  const body = text.slice(start, end).replace(/[\r\n\t]/g, ' ');
+  const Highlights: [number, number][] = hits
+    .filter(([s, e]) => s >= start && e <= end)
+    .map(([s, e]) => [s - start + head.length, e - s]);
+  return { Snippet: `${head}${body}${end < text.length ? '…' : ''}`, Highlights };
+}
