@@ -6,7 +6,7 @@ import { Fragment } from 'react';
 import { Alert, Box, Button, Link as MuiLink, Pagination, Typography } from '@mui/material';
 import type { ResourceDescriptor } from '../../../schemas/descriptor';
 import { fieldTitle } from '../../../schemas/fieldKinds';
-import { FULL_TEXT_MAX_LENGTH, type FullTextHit } from '../../../schemas/fullTextSearch';
+import { FULL_TEXT_MAX_CHARS, type FullTextHit } from '../../../schemas/fullText';
 import { ListEmpty, ListLoading } from '../ListStates';
 import { isFileUrl } from '../SafeLink';
 import type { SearchChoice } from '../SearchBar';
@@ -16,9 +16,12 @@ import type { FullTextSearch } from './useFullTextSearch';
 
 /** The search box's 全文 choice: not a field of the schema, the contents of the documents. */
 export const FULL_TEXT_FIELD = '@fullText';
-export const FULL_TEXT_CHOICE: SearchChoice = { field: FULL_TEXT_FIELD, label: '全文', maxLength: FULL_TEXT_MAX_LENGTH };
+export const FULL_TEXT_CHOICE: SearchChoice = { field: FULL_TEXT_FIELD, label: '全文', maxLength: FULL_TEXT_MAX_CHARS };
 
 /** A hit's identity among a page's hits: one per (article, file, page) or (article, field). */
+/** A text field of a hit's record (its name, 文号, category), as the answer carries it. */
+export const hitText = (hit: FullTextHit, field: string): string => (typeof hit[field] === 'string' ? hit[field] : '');
+
 export const hitKey = (hit: FullTextHit) => `${hit.Id}|${hit.Source}|${hit.FileUrl ?? ''}|${hit.Page ?? ''}`;
 
 /** The snippet as text segments, the highlighted words in <mark>: never the server's text as HTML. */
@@ -48,7 +51,7 @@ export function sourceText(descriptor: ResourceDescriptor, hit: FullTextHit): st
  * in a new tab like the viewer's file links; any other opens the article as the screen does.
  */
 function OpenHit({ hit, selected, onOpen }: { hit: FullTextHit; selected: boolean; onOpen: (hit: FullTextHit) => void }) {
-  const name = hit.SaName || '（无标题）';
+  const name = hitText(hit, 'SaName') || '（无标题）';
   if (hit.Source === 'file' && isFileUrl(hit.FileUrl)) {
     return (
       <MuiLink href={fileHitUrl(hit.FileUrl, hit.FileName, hit.Page)} target="_blank" rel="noopener noreferrer" underline="hover">
@@ -120,14 +123,14 @@ export function FullTextResults({
           >
             <Typography component="h3" variant="subtitle1" sx={{ fontWeight: 600, wordBreak: 'break-all' }}>
               <OpenHit hit={hit} selected={key === selectedKey} onOpen={onOpen} />
-              {hit.SaCodeName ? (
+              {hitText(hit, 'SaCodeName') ? (
                 <Typography component="span" variant="body2" color="text.secondary" sx={{ ml: 1 }}>
-                  {hit.SaCodeName}
+                  {hitText(hit, 'SaCodeName')}
                 </Typography>
               ) : null}
             </Typography>
             <Typography variant="body2" color="text.secondary" sx={{ wordBreak: 'break-all' }}>
-              所在分类：{placeOf(hit.ScCode)}
+              所在分类：{placeOf(hitText(hit, 'ScCode'))}
               <Box component="span" sx={{ ml: 2 }}>
                 来源：{sourceText(descriptor, hit)}
               </Box>

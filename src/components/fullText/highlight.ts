@@ -1,6 +1,6 @@
 // A snippet with its highlighted words, as text segments: the answer's Snippet is plain text and
 // its Highlights offsets into it; the screens render the segments as text, never as HTML.
-import { FULL_TEXT_COUNT_CAP } from '../../../schemas/fullTextSearch';
+import { FULL_TEXT_COUNT_CAP } from '../../../schemas/fullText';
 
 export interface Segment {
   text: string;

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useDataProvider } from 'react-admin';
 import type { ResourceDescriptor } from '../../../schemas/descriptor';
-import { FULL_TEXT_PAGE_SIZE, type FullTextHit } from '../../../schemas/fullTextSearch';
+import { FULL_TEXT_PAGE_SIZE, type FullTextHit } from '../../../schemas/fullText';
 import type { LegacyDataProvider } from '../../dataProvider/index';
 
 /** What is searched: the text, and where (a document type; a category and everything under it). */
@@ -21,7 +21,7 @@ export interface FullTextPage {
 
 function isHit(value: unknown): value is FullTextHit {
   const v = value as Partial<FullTextHit> | null;
-  return typeof v === 'object' && v !== null && typeof v.Id === 'number' && typeof v.Snippet === 'string' && typeof v.Source === 'string';
+  return typeof v === 'object' && v !== null && typeof v.Id === 'number' && typeof v.Snippet === 'string' && typeof v.Source === 'string' && Array.isArray(v.Highlights);
 }
 
 /**

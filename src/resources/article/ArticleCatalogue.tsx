@@ -7,9 +7,9 @@ import { ROOT_CODE } from '../../../schemas/standardClassify';
 import { LazyCategoryTree as CategoryTree } from '../../components/tree/LazyCategoryTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
 import { placeName } from '../../components/tree/buildTree';
-import { FULL_TEXT_CHOICE, FULL_TEXT_FIELD, FullTextPager, FullTextResults } from '../../components/fullText/FullTextResults';
+import { FULL_TEXT_CHOICE, FULL_TEXT_FIELD, FullTextPager, FullTextResults, hitText } from '../../components/fullText/FullTextResults';
 import { useFullTextSearch } from '../../components/fullText/useFullTextSearch';
-import type { FullTextHit } from '../../../schemas/fullTextSearch';
+import type { FullTextHit } from '../../../schemas/fullText';
 import { ExportButton } from '../../components/ExportButton';
 import { ListSettled } from '../../components/ListSettled';
 import { toPageType } from '../../util/pageType';
@@ -38,7 +38,7 @@ function FullTextPane({ type, code, text, onPreview }: { type: number; code: str
   // The hits' category names: the tree pane's classifications, from the same query.
   const { tree } = useCategoryTree('classify', type);
   const placeOf = useCallback((scCode: string) => placeName(tree, scCode), [tree]);
-  const open = useCallback((hit: FullTextHit) => onPreview({ id: hit.Id, SaCode: hit.SaCode, SaName: hit.SaName }), [onPreview]);
+  const open = useCallback((hit: FullTextHit) => onPreview({ id: hit.Id, SaCode: hitText(hit, 'SaCode'), SaName: hitText(hit, 'SaName') }), [onPreview]);
   return (
     <>
       <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>

@@ -6,7 +6,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { HttpError } from 'react-admin';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { articleResource } from '../../../schemas/standardArticle';
-import type { FullTextHit } from '../../../schemas/fullTextSearch';
+import type { FullTextHit } from '../../../schemas/fullText';
 import { fakeMember, renderWithAdmin } from '../../test/renderWithAdmin';
 import ArticleCatalogue from './ArticleCatalogue';
 

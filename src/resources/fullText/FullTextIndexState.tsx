@@ -7,8 +7,7 @@ import ReplayIcon from '@mui/icons-material/Replay';
 import { Alert, Box, Button, Pagination, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDataProvider, useNotify } from 'react-admin';
-import { RESOURCES } from '../../../schemas/index';
-import { FULL_TEXT_RETRY_CALL, FULL_TEXT_STATE_CALL, type FullTextFailure, type FullTextIndexState as IndexState } from '../../../schemas/fullTextSearch';
+import { FULL_TEXT_CALLS, type FullTextFailure, type FullTextIndexState as IndexState } from '../../../schemas/fullText';
 import { Prompt } from '../../components/Prompt';
 import { pageAriaLabel } from '../../components/ZhPagination';
 import type { LegacyDataProvider } from '../../dataProvider/index';
@@ -25,15 +24,12 @@ const COUNTS = [
   { key: 'Failed', label: '失败', color: 'error.dark' },
 ] as const;
 
-/** Which list a failed record belongs to: the label of the entity kept in its table (文章, 统一口径). */
-const listOf = (table: string) => RESOURCES.find((d) => d.table === table)?.label ?? table;
-
 function useIndexState(page: number) {
   const dataProvider = useDataProvider<LegacyDataProvider>();
   return useQuery({
     queryKey: [STATE_KEY, page],
     queryFn: async () => {
-      const { data, total } = await dataProvider.call<IndexState>('Ajax', FULL_TEXT_STATE_CALL, { PageIndex: page, PageSize: PAGE_SIZE });
+      const { data, total } = await dataProvider.call<IndexState>('Ajax', FULL_TEXT_CALLS.state, { PageIndex: page, PageSize: PAGE_SIZE });
       return { state: data, total: total ?? data.Failures.length };
     },
     placeholderData: keepPreviousData,
@@ -70,7 +66,7 @@ function Failures({ rows }: { rows: FullTextFailure[] }) {
               <TableCell sx={{ wordBreak: 'break-all' }}>
                 {f.SaName}
                 <Typography component="span" variant="body2" color="text.secondary" sx={{ ml: 1 }}>
-                  {listOf(f.Table)}
+                  {f.Label}
                 </Typography>
               </TableCell>
               <TableCell sx={{ wordBreak: 'break-all' }}>{f.FileName || '—'}</TableCell>
@@ -92,7 +88,7 @@ export default function FullTextIndexState() {
   const queryClient = useQueryClient();
   const notify = useNotify();
   const retry = useMutation({
-    mutationFn: () => dataProvider.call('Ajax', FULL_TEXT_RETRY_CALL, {}),
+    mutationFn: () => dataProvider.call('Ajax', FULL_TEXT_CALLS.retry, {}),
     onSuccess: ({ msg }) => {
       notify(msg || '已重新加入索引队列', { type: 'success' });
       setPage(1);

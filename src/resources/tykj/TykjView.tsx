@@ -15,9 +15,9 @@ import { toPageType } from '../../util/pageType';
 import { PANE_HEIGHT, SELECTED_TAB_SX } from '../article/layout';
 import { TYKJ_SEARCH_CHOICES } from '../article/articleRules';
 import { SearchBar, type AppliedSearch } from '../../components/SearchBar';
-import { FULL_TEXT_CHOICE, FULL_TEXT_FIELD, FullTextPager, FullTextResults, hitKey } from '../../components/fullText/FullTextResults';
+import { FULL_TEXT_CHOICE, FULL_TEXT_FIELD, FullTextPager, FullTextResults, hitKey, hitText } from '../../components/fullText/FullTextResults';
 import { useFullTextSearch } from '../../components/fullText/useFullTextSearch';
-import type { FullTextHit } from '../../../schemas/fullTextSearch';
+import type { FullTextHit } from '../../../schemas/fullText';
 
 /** 文章名称, then 全文. */
 const SEARCH_CHOICES = [...TYKJ_SEARCH_CHOICES, FULL_TEXT_CHOICE];
@@ -117,7 +117,7 @@ function TykjFullText({ type, text, placeOf }: { type: number; text: string; pla
         <FullTextPager search={search} />
       </Paper>
       <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, p: 3, overflow: 'auto' }}>
-        <ArticleAnswer row={shown ? { id: shown.Id, SaCode: shown.SaCode } : null} pending={search.isPending && !search.isError} empty="请选择搜索结果" />
+        <ArticleAnswer row={shown ? { id: shown.Id, SaCode: hitText(shown, 'SaCode') } : null} pending={search.isPending && !search.isError} empty="请选择搜索结果" />
       </Paper>
     </Box>
   );
