@@ -81,6 +81,20 @@ describe('全文 in the article catalogue', { timeout: 20_000 }, () => {
     expect(screen.getByRole('navigation', { name: '分页' }).textContent).toContain('共 1000+ 条');
   });
 
+  it('pages the hits: 共 N 条 and the page asked for', async () => {
+    const dataProvider = provider(async () => ({ data: [hit({})], total: 45, msg: '' }));
+    render(dataProvider);
+    await searchFullText('计价');
+    const pager = await screen.findByRole('navigation', { name: '分页' });
+    expect(pager.textContent).toContain('共 45 条');
+    fireEvent.click(within(pager).getByRole('button', { name: '第 3 页' }));
+    await waitFor(() => expect(dataProvider.call).toHaveBeenLastCalledWith('Xcx1', articleResource.fullText!.call, expect.objectContaining({ Text: '计价', PageIndex: 3 })));
+    // Another text starts again at page 1.
+    fireEvent.change(screen.getByRole('textbox', { name: '搜索内容' }), { target: { value: '造价' } });
+    fireEvent.click(screen.getByRole('button', { name: '搜索' }));
+    await waitFor(() => expect(dataProvider.call).toHaveBeenLastCalledWith('Xcx1', articleResource.fullText!.call, expect.objectContaining({ Text: '造价', PageIndex: 1 })));
+  });
+
   it('says when nothing is found, and when the search failed', async () => {
     const empty = provider(async () => ({ data: [], total: 0, msg: '' }));
     render(empty);
