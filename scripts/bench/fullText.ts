@@ -3,9 +3,9 @@
 // Chinese: one two-character word (造价) on about half the pages, a longer phrase, fragments, and a
 // 文号 per document (建标〔2013〕44号 is one document's). On SQLite and on PostgreSQL
 // (BENCH_DATABASE_URL, or a throwaway cluster; BENCH_POSTGRES=0 leaves it out):
-// - indexing speed through the real path (the indexer: records queued, read in worker threads,
-//   pages written) on BENCH_FULLTEXT_SAMPLE documents, in pages per second, and the time a
-//   reindex of the whole corpus takes at that speed;
+// - indexing speed through the real path (the indexer: records queued, their PDFs read by pdf.js in
+//   worker threads, pages written) on BENCH_FULLTEXT_SAMPLE documents, in pages per second, and the
+//   time a reindex of the whole corpus takes at that speed;
 // - the rest of the corpus written straight into the index tables (its pages as if extracted, by
 //   the indexer's own page writer: insertPages), its speed printed apart;
 // - the index's size against the text's;
@@ -31,6 +31,7 @@ import { uploadSecret } from '../../server/src/bootstrap';
 import { createStorage } from '../../server/src/storage/index';
 import { FullTextIndexer } from '../../server/src/fullText/indexer';
 import { insertPages, optimizeIndex, type AnyDb } from '../../server/src/fullText/store';
+import { makePdf } from '../../tests/fixtures/documents/makePdf';
 import { startServerProcess } from '../../tests/helpers/serverProcess';
 
 const PASSWORD = 'bench-fulltext-password';
@@ -43,7 +44,7 @@ export const FULLTEXT_P99_BUDGET_MS = 100;
 export const FULLTEXT_RARE_P99_BUDGET_MS = 20;
 
 /** The document whose 文号 is searched: 建标〔2013〕44号. */
-const RARE_DOC = 13 + 24 * 43;
+const RARE_DOC = 13 + 24 * Math.min(43, Math.max(0, Math.floor((DOCS - 14) / 24)));
 const fileNumber = (doc: number) => `建标〔${2000 + (doc % 24)}〕${Math.floor(doc / 24) + 1}号`;
 
 export const QUERIES = [
@@ -168,29 +169,38 @@ async function fillRecords(database: Db): Promise<void> {
   }
 }
 
-/** The sample: its documents as the indexer reads them (the rich text of an edited article), then indexed by it. */
+/**
+ * The sample: each document a PDF of its pages in storage (tests/fixtures/documents/makePdf.ts: a
+ * real PDF with a Chinese font's text layer), queued, then read by the indexer with a worker thread
+ * per core: pdf.js, normalisation, tokens, pages written.
+ */
 async function indexSample(database: Db, dataDir: string, databaseUrl: string | undefined): Promise<{ pagesPerSecond: number; pages: number }> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables by descriptor
   const db = database.db as any;
-  const ids = (await db.selectFrom(articleResource.table).select('ID').orderBy('ID').limit(SAMPLE).execute()) as { ID: number }[];
-  let pages = 0;
-  for (const [n, { ID }] of ids.entries()) {
-    const body = documentPages(n)
-      .map((p) => `<p>${p.replace(/\n/g, '</p><p>')}</p>`)
-      .join('');
-    pages += 1;
-    await db.updateTable(articleResource.table).set({ [toColumn('SaPdfContent')]: body }).where('ID', '=', ID).execute();
-    await db.insertInto('FT_JOB').values({ TBL: articleResource.table, RECORD_ID: ID, STATE: 'waiting', VERSION: 1, TRIES: 0, DUE_AT: new Date(0).toISOString() }).execute();
-  }
   const config = loadConfig({ DATA_DIR: dataDir, ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) });
   const storage = await createStorage(config, await uploadSecret(database));
+  const ids = (await db.selectFrom(articleResource.table).select('ID').orderBy('ID').limit(SAMPLE).execute()) as { ID: number }[];
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-bench-pdf-'));
+  try {
+    for (const [n, { ID }] of ids.entries()) {
+      const file = path.join(tmp, `${n}.pdf`);
+      fs.writeFileSync(file, makePdf(documentPages(n)));
+      const key = `handout/2026/01/${randomUUID()}.pdf`;
+      await storage.putFile(key, file, 'application/pdf');
+      const list = JSON.stringify([{ name: `第${n + 1}号文件.pdf`, url: storage.fileUrl(key) }]);
+      await db.updateTable(articleResource.table).set({ [toColumn('SaPdfUrl')]: list, [toColumn('SaType')]: 0 }).where('ID', '=', ID).execute();
+      await db.insertInto('FT_JOB').values({ TBL: articleResource.table, RECORD_ID: ID, STATE: 'waiting', VERSION: 1, TRIES: 0, DUE_AT: new Date(0).toISOString() }).execute();
+    }
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
   const indexer = new FullTextIndexer(database, storage, { threads: usableCpus() });
   const started = performance.now();
   await indexer.drain();
   await indexer.stop();
   const seconds = (performance.now() - started) / 1000;
-  // Each sample document is one body of PAGES pages' text.
-  return { pagesPerSecond: Math.round((pages * PAGES) / seconds), pages: pages * PAGES };
+  const { n } = (await db.selectFrom('FT_PAGE').select(sql<number>`count(*)`.as('n')).executeTakeFirst()) as { n: number };
+  return { pagesPerSecond: Math.round(Number(n) / seconds), pages: Number(n) };
 }
 
 /** The rest of the corpus straight into the index, by the indexer's page writer. */

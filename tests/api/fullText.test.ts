@@ -10,6 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SignedUpload } from '../../schemas/types';
 import type { FullTextHit, FullTextIndexState } from '../../schemas/fullText';
 import { articleResource } from '../../schemas/standardArticle';
+import { makeDocx } from '../fixtures/documents/makeDocx';
+import { makePdf } from '../fixtures/documents/makePdf';
 import { insertPages, type AnyDb } from '../../server/src/fullText/store';
 import { startServer, until, type Client, type TestServer } from '../helpers/server';
 
@@ -72,6 +74,15 @@ async function fill(server: TestServer): Promise<Setup> {
   const text = new TextEncoder().encode('标准图集 16G101 说明\n\n施工单位应按图集施工，工程造价按定额计算。\n招标控制价不得上浮。');
   const file = await upload(server, admin, '图集说明.txt', text, 'text/plain');
   await add('Xcx1', 'file', { ScCode: codes.norms, SaName: '图集说明', SaType: 0, SaPdfUrl: JSON.stringify([file]) });
+  // A PDF of three pages whose font maps 工 and 页 to CJK radicals and whose lines are cut inside words.
+  const pdf = makePdf(
+    ['第一页 本图集适用于工程造价咨询。', '第二页 钢筋混凝土结构施工图平面整体表示方法制图规则和构造详图，招标控制价另计。', '第三页 附录：页码与工程量编号对照。'],
+    { radicals: true, brokenLines: true },
+  );
+  const pdfFile = await upload(server, admin, '16G101-1.pdf', new Uint8Array(pdf), 'application/pdf');
+  const docx = makeDocx(['公司通用文档', '造价咨询合同的签订与履行。']);
+  const docxFile = await upload(server, admin, '合同管理.docx', new Uint8Array(docx), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document');
+  await add('Xcx1', 'pdf', { ScCode: codes.norms, SaName: '平法图集', SaType: 0, SaPdfUrl: JSON.stringify([pdfFile, docxFile]) });
   await add('Xcx1', 'law', {
     ScCode: codes.laws,
     SaName: '招标投标法',
@@ -152,6 +163,18 @@ describe('full-text search', () => {
     expect(hit!.Snippet.slice(hit!.Highlights[0]![0], hit!.Highlights[0]![0] + hit!.Highlights[0]![1])).toBe('上浮');
   });
 
+  it('finds words on the page of a PDF they are on (radicals read as ideographs, lines cut inside words), and in a DOCX', async () => {
+    const page = async (text: string) => (await search(main.admin, 'Xcx1', { Text: text })).body.data.filter((h) => h.Id === main.ids.pdf).map((h) => [h.FileName, h.Page ?? 0]);
+    expect(await page('制图规则和构造详图')).toEqual([['16G101-1.pdf', 2]]);
+    expect(await page('钢筋混凝土结构施工图平面整体表示方法')).toEqual([['16G101-1.pdf', 2]]);
+    // 工 and 页 came as ⼯ (U+2F2F) and ⻚ (U+2EDA).
+    expect(await page('工程造价咨询')).toEqual([['16G101-1.pdf', 1]]);
+    expect(await page('页码')).toEqual([['16G101-1.pdf', 3]]);
+    expect(await page('签订与履行')).toEqual([['合同管理.docx', 0]]);
+    const state = await indexState(main.admin);
+    expect(state.data.Failures.filter((f) => f.Id === main.ids.pdf)).toEqual([]);
+  });
+
   it('keeps to the document type and to a category with everything under it', async () => {
     const ids = async (params: Record<string, string | number>) => (await search(main.admin, 'Xcx1', { Text: '清单', ...params })).body.data.map((h) => h.Id).sort();
     expect(await ids({})).toEqual([main.ids.body, main.ids.law].sort());
@@ -162,6 +185,19 @@ describe('full-text search', () => {
     expect(await ids({ ScCode: main.codes.laws! })).toEqual([main.ids.law]);
     // The root of the tree: everywhere.
     expect(await ids({ ScCode: '0' })).toEqual([main.ids.body, main.ids.law].sort());
+  });
+
+  it('follows a move to another category and type at once, in the move\'s own transaction', async () => {
+    const { admin, ids, codes } = main;
+    const ids_ = async (params: Record<string, string | number>) => (await search(admin, 'Xcx1', { Text: '招标人', ...params })).body.data.map((h) => h.Id);
+    expect((await admin.call('/Xcx1/UpdateStandardArticleInAdmin', { Id: ids.law, ScCode: codes.child })).status).toBe(200);
+    // No indexing waited for: the pages' copies moved with the record.
+    expect(await ids_({ type: 1 })).toEqual([]);
+    expect(await ids_({ type: 0, ScCode: codes.norms! })).toEqual([ids.law]);
+    expect((await admin.call('/Xcx1/UpdateStandardArticleInAdmin', { Id: ids.law, ScCode: codes.laws })).status).toBe(200);
+    expect(await ids_({ type: 1, ScCode: codes.laws! })).toEqual([ids.law]);
+    expect(await ids_({ ScCode: codes.child! })).toEqual([]);
+    await indexed(admin);
   });
 
   it('searches 统一口径 in its 问题 and 统一回答', async () => {

@@ -44,11 +44,15 @@ export function typeFilter(descriptor: ResourceDescriptor): string | undefined {
   return descriptor.filters.find((f) => f !== category);
 }
 
-/** The fields whose change calls for indexing a record again: its sources and its filters. */
-export function watchedFields(descriptor: ResourceDescriptor): string[] {
+/** The fields whose change calls for reading a record again: its sources. */
+export function sourceFields(descriptor: ResourceDescriptor): string[] {
   const ft = descriptor.fullText;
-  if (!ft) return [];
-  return [...(ft.files ?? []), ...(ft.richText ?? []), ...[categoryFilter(descriptor)?.field, typeFilter(descriptor)].filter((f): f is string => !!f)];
+  return ft ? [...(ft.files ?? []), ...(ft.richText ?? [])] : [];
+}
+
+/** The fields its pages copy for the search's filters: its type and its category. */
+export function filterFields(descriptor: ResourceDescriptor): string[] {
+  return [typeFilter(descriptor), categoryFilter(descriptor)?.field].filter((f): f is string => !!f);
 }
 
 /** FTS5 tag tokens of a record: its type and its category (server/src/fullText/tokens.ts keeps them apart from words). */

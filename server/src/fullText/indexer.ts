@@ -245,6 +245,14 @@ export class FullTextIndexer {
 
   private async claim(now = new Date()): Promise<Claimed | undefined> {
     const nowIso = now.toISOString();
+    // An idle poll reads one index entry and opens no transaction (nor SQLite's write lock).
+    const due = await this.db
+      .selectFrom('FT_JOB')
+      .select('ID')
+      .where((eb) => eb.or([eb.and([eb('STATE', '=', 'waiting'), eb('DUE_AT', '<=', nowIso)]), eb.and([eb('STATE', '=', 'running'), eb('LEASE_UNTIL', '<', nowIso)])]))
+      .limit(1)
+      .executeTakeFirst();
+    if (!due) return undefined;
     return this.db.transaction().execute(async (trx) => {
       let pick = trx
         .selectFrom('FT_JOB')

@@ -48,15 +48,12 @@ export interface SearchResult {
   [field: string]: unknown;
 }
 
-interface Candidate {
+interface Detail {
   ID: number;
   RECORD_ID: number;
   SOURCE: string;
   FILE_URL: string;
   PAGE: number;
-}
-
-interface Detail extends Candidate {
   FILE_NAME: string;
   TEXT: string;
   [column: string]: unknown;
@@ -81,7 +78,7 @@ function recordFields(descriptor: ResourceDescriptor): string[] {
   return [...new Set(wanted.filter((f): f is string => !!f && f in descriptor.schema.properties))];
 }
 
-const groupKey = (c: Candidate) => `${c.RECORD_ID}\n${c.SOURCE}\n${c.FILE_URL}\n${c.PAGE}`;
+const groupKey = (c: Detail) => `${c.RECORD_ID}\n${c.SOURCE}\n${c.FILE_URL}\n${c.PAGE}`;
 
 export async function searchFullText(database: Db, descriptor: ResourceDescriptor, query: SearchQuery): Promise<{ rows: SearchResult[]; total: number; totalCapped: boolean }> {
   const phrase = queryTokens(query.text);
@@ -94,60 +91,54 @@ export async function searchFullText(database: Db, descriptor: ResourceDescripto
   const codes = category && query.category && query.category !== category.tree.root ? await subtree(db, descriptor, query.category) : undefined;
   if (codes && codes.length === 0) return { rows: [], total: 0, totalCapped: false };
 
-  // The record's own values decide (a page's copies may lag a move until it is indexed again).
-  const recordConditions = [
-    ...(type !== undefined ? [sql`a.${sql.ref(toColumn(typeField!))} = ${type}`] : []),
-    ...(codes ? [sql`a.${sql.ref(toColumn(category!.field))} in (${sql.join(codes)})`] : []),
-  ];
-  const andRecord = recordConditions.length > 0 ? sql` and ${sql.join(recordConditions, sql` and `)}` : sql``;
-
-  let candidates: Candidate[];
+  let ids: number[];
   if (database.dialect === 'sqlite') {
+    const tagged = !codes || codes.length <= TAGGED_CATEGORIES;
     const match = ftsMatch(phrase, {
       ...(type !== undefined ? { all: [typeTag(type)] } : {}),
-      ...(codes && codes.length <= TAGGED_CATEGORIES ? { any: codes.map(categoryTag) } : {}),
+      ...(codes && tagged ? { any: codes.map(categoryTag) } : {}),
     });
     const fts = sql.table(`${table}_FTS`);
-    // CROSS JOIN keeps the index outermost: it is read newest first and stops at the limit.
-    ({ rows: candidates } = await sql<Candidate>`
-      select p."ID", p."RECORD_ID", p."SOURCE", p."FILE_URL", p."PAGE"
-      from ${fts} f cross join "FT_PAGE" p on p."ID" = f.rowid cross join ${sql.table(table)} a on a."ID" = p."RECORD_ID"
-      where f.${fts} match ${match}${andRecord}
-      order by f.rowid desc limit ${COUNT_CAP + 1}`.execute(db));
+    // The index alone, its filters inside the match, read newest first (rising FTS5 rowid: minus
+    // the page's ID) and stopped at the limit. A category of very many categories is checked on
+    // the pages' copies instead.
+    const { rows } = tagged
+      ? await sql<{ ID: number }>`select -f.rowid as "ID" from ${fts} f where f.${fts} match ${match} order by f.rowid limit ${COUNT_CAP + 1}`.execute(db)
+      : await sql<{ ID: number }>`
+          select p."ID" from ${fts} f cross join "FT_PAGE" p on p."ID" = -f.rowid
+          where f.${fts} match ${match} and p."SC_CODE" in (${sql.join(codes!)})
+          order by f.rowid limit ${COUNT_CAP + 1}`.execute(db);
+    ids = rows.map((r) => Number(r.ID));
   } else {
-    const pageConditions = [
+    const conditions = [
       ...(type !== undefined ? [sql`p."TYPE" = ${type}`] : []),
       ...(codes ? [sql`p."SC_CODE" in (${sql.join(codes)})`] : []),
     ];
-    const andPage = pageConditions.length > 0 ? sql` and ${sql.join(pageConditions, sql` and `)}` : sql``;
-    ({ rows: candidates } = await sql<Candidate>`
-      select p."ID", p."RECORD_ID", p."SOURCE", p."FILE_URL", p."PAGE"
-      from "FT_PAGE" p join ${sql.table(table)} a on a."ID" = p."RECORD_ID"
-      where p."TBL" = ${table} and p."TSV" @@ ${tsqueryLiteral(phrase)}::tsquery${andPage}${andRecord}
-      order by p."ID" desc limit ${COUNT_CAP + 1}`.execute(db));
+    const and = conditions.length > 0 ? sql` and ${sql.join(conditions, sql` and `)}` : sql``;
+    const { rows } = await sql<{ ID: number }>`
+      select p."ID" from "FT_PAGE" p
+      where p."TBL" = ${table} and p."TSV" @@ ${tsqueryLiteral(phrase)}::tsquery${and}
+      order by p."ID" desc limit ${COUNT_CAP + 1}`.execute(db);
+    ids = rows.map((r) => Number(r.ID));
   }
-  const totalCapped = candidates.length > COUNT_CAP;
-  // One result per (record, source, file, page): a long page's parts are one.
-  const groups = new Map<string, Candidate>();
-  for (const c of candidates.slice(0, COUNT_CAP).map((c) => ({ ...c, ID: Number(c.ID), RECORD_ID: Number(c.RECORD_ID), PAGE: Number(c.PAGE) }))) {
-    if (!groups.has(groupKey(c))) groups.set(groupKey(c), c);
-  }
-  const total = totalCapped ? COUNT_CAP : groups.size;
+  // Pages, counted: a page longer than MAX_PAGE_TOKENS counts once per part (store.ts).
+  const totalCapped = ids.length > COUNT_CAP;
+  const total = Math.min(ids.length, COUNT_CAP);
 
-  const pool = candidates.slice(0, RANK_POOL).map((c) => Number(c.ID));
-  const details = await readDetails(db, descriptor, pool);
-  const ranked = rank(descriptor, details, phrase);
-  const rankedKeys = new Set(ranked.map((r) => groupKey(r.detail)));
+  const ranked = rank(descriptor, await readDetails(db, descriptor, ids.slice(0, RANK_POOL)), phrase);
   // The ranked pool, then the other matching pages newest first.
-  const order: (Candidate | Ranked)[] = [...ranked, ...[...groups.values()].filter((c) => !rankedKeys.has(groupKey(c)))];
+  const order: (number | Ranked)[] = [...ranked, ...ids.slice(RANK_POOL, COUNT_CAP)];
   const from = (query.pageIndex - 1) * query.pageSize;
   const page = order.slice(from, from + query.pageSize);
-  const unread = page.filter((c): c is Candidate => !('detail' in c)).map((c) => c.ID);
+  const unread = page.filter((c): c is number => typeof c === 'number');
   const more = unread.length > 0 ? rank(descriptor, await readDetails(db, descriptor, unread), phrase, false) : [];
   const byId = new Map(more.map((r) => [r.detail.ID, r]));
+  const shown = new Set(ranked.map((r) => groupKey(r.detail)));
   const rows = page.flatMap((c) => {
-    const r = 'detail' in c ? c : byId.get(c.ID);
-    return r ? [present(descriptor, r)] : [];
+    if (typeof c !== 'number') return [present(descriptor, c)];
+    const r = byId.get(c);
+    // A part of a long page already shown among the ranked is not shown twice.
+    return r && !shown.has(groupKey(r.detail)) ? [present(descriptor, r)] : [];
   });
   return { rows, total, totalCapped };
 }

@@ -4,7 +4,7 @@ import { sql, type Kysely } from 'kysely';
 import type { ResourceDescriptor } from '../../../schemas/descriptor';
 import type { DialectName } from '../db/database';
 import type { Row } from '../db/row';
-import { tagsOf, watchedFields } from './declared';
+import { categoryFilter, filterFields, sourceFields, tagsOf, typeFilter } from './declared';
 import { spacedText, tokenize, tsvectorLiteral, type Token } from './tokens';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the index's tables are not in tables.ts
@@ -36,7 +36,7 @@ export async function enqueue(db: AnyDb, table: string, recordId: number, now = 
 /** Removes a record's pages (and their FTS5 rows), what was read of its sources, and its queued work. */
 export async function forgetRecord(db: AnyDb, dialect: DialectName, table: string, recordId: number, options: { keepJob?: boolean } = {}): Promise<void> {
   if (dialect === 'sqlite') {
-    await sql`delete from ${sql.table(`${table}_FTS`)} where rowid in (select ${sql.ref('ID')} from ${sql.table('FT_PAGE')} where ${sql.ref('TBL')} = ${table} and ${sql.ref('RECORD_ID')} = ${recordId})`.execute(
+    await sql`delete from ${sql.table(`${table}_FTS`)} where rowid in (select -${sql.ref('ID')} from ${sql.table('FT_PAGE')} where ${sql.ref('TBL')} = ${table} and ${sql.ref('RECORD_ID')} = ${recordId})`.execute(
       db,
     );
   }
@@ -49,16 +49,38 @@ const same = (a: unknown, b: unknown) => (a ?? null) === (b ?? null);
 
 /**
  * Inside a write's transaction (repository.ts): a deleted record's pages go with it, so that no
- * search returns it once the delete commits; a new record, or a change of its files, its rich text,
- * its type or its category, queues it for the indexer.
+ * search returns it once the delete commits; a new record, or a change of its files or rich text,
+ * queues it for the indexer; a move to another type or category is copied onto its pages at once
+ * (the search filters by those copies inside the index).
  */
 export async function fullTextOnWrite(trx: AnyDb, dialect: DialectName, descriptor: ResourceDescriptor, before: Row | undefined, after: Row | undefined): Promise<void> {
   if (!descriptor.fullText) return;
   const id = Number((after ?? before)?.Id);
   if (!Number.isFinite(id)) return;
   if (!after) return forgetRecord(trx, dialect, descriptor.table, id);
-  if (before && watchedFields(descriptor).every((f) => !(f in after) || same(before[f], after[f]))) return;
-  await enqueue(trx, descriptor.table, id);
+  if (!before || sourceFields(descriptor).some((f) => !same(before[f], after[f]))) await enqueue(trx, descriptor.table, id);
+  if (before && filterFields(descriptor).some((f) => !same(before[f], after[f]))) await moveRecord(trx, dialect, descriptor, id, after);
+}
+
+/** A record's pages take its new type and category: the FT_PAGE copies, and on SQLite the FTS5 rows' tags. */
+async function moveRecord(db: AnyDb, dialect: DialectName, descriptor: ResourceDescriptor, id: number, row: Row): Promise<void> {
+  const type = typeFilter(descriptor);
+  const category = categoryFilter(descriptor)?.field;
+  await db
+    .updateTable('FT_PAGE')
+    .set({ TYPE: type ? (row[type] ?? null) : null, SC_CODE: category ? (row[category] ?? null) : null })
+    .where('TBL', '=', descriptor.table)
+    .where('RECORD_ID', '=', id)
+    .execute();
+  if (dialect !== 'sqlite') return;
+  // FTS5 rows are rewritten whole (a contentless table keeps no text): the pages' tokens again.
+  const fts = `${descriptor.table}_FTS`;
+  const pages = (await db.selectFrom('FT_PAGE').select(['ID', 'TEXT']).where('TBL', '=', descriptor.table).where('RECORD_ID', '=', id).execute()) as { ID: number; TEXT: string }[];
+  const tags = tagsOf(descriptor, row);
+  for (const page of pages) {
+    await sql`delete from ${sql.table(fts)} where rowid = ${-page.ID}`.execute(db);
+    await sql`insert into ${sql.table(fts)} (rowid, BODY, TAG) values (${-page.ID}, ${spacedText(tokenize(page.TEXT))}, ${tags})`.execute(db);
+  }
 }
 
 export interface PageText {
@@ -123,7 +145,8 @@ export async function insertPages(db: AnyDb, dialect: DialectName, descriptor: R
   const tags = tagsOf(descriptor, record);
   for (const p of parts) {
     const { ID } = (await db.insertInto('FT_PAGE').values(base(p)).returning('ID').executeTakeFirstOrThrow()) as { ID: number };
-    await sql`insert into ${sql.table(`${table}_FTS`)} (rowid, BODY, TAG) values (${ID}, ${spacedText(p.tokens)}, ${tags})`.execute(db);
+    // The FTS5 rowid is minus the page's ID: FTS5 reads its rows fastest in rising rowid order, which is then newest first.
+    await sql`insert into ${sql.table(`${table}_FTS`)} (rowid, BODY, TAG) values (${-ID}, ${spacedText(p.tokens)}, ${tags})`.execute(db);
   }
   return parts.length;
 }

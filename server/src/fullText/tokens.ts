@@ -134,9 +134,77 @@ export function tsqueryLiteral(phrase: readonly string[]): string {
   return phrase.map(lexeme).join(' <-> ');
 }
 
-/** Where the phrase stands in a text: [start, end) of each occurrence, in order. */
+/** The token a single character is on its own: '' for a space, `\0` for a letter (part of a word). */
+const charTokens = new Map<string, string>();
+function charToken(ch: string): string {
+  let token = charTokens.get(ch);
+  if (token === undefined) {
+    const [t] = tokenize(ch);
+    token = t === undefined ? '' : LETTERS.test(t.text) && !SINGLE.test(t.text) ? '\0' : t.text;
+    if (charTokens.size < 10_000) charTokens.set(ch, token);
+  }
+  return token;
+}
+
+/** A token of one character (a Han character, a digit, a punctuation mark), as opposed to a word. */
+const isCharToken = (token: string) => !LETTERS.test(token) || SINGLE.test(token);
+
+/**
+ * Where the phrase stands in a text: [start, end) of each occurrence, in order. A phrase of
+ * characters (no words of letters) is looked for from its first character on, without tokenizing
+ * the whole text: a search ranks hundreds of pages at once.
+ */
 export function phraseHits(text: string, phrase: readonly string[]): [number, number][] {
   if (phrase.length === 0) return [];
+  if (phrase.every(isCharToken)) {
+    const hits = characterPhraseHits(text, phrase);
+    // Nothing found the quick way (a character NFKC changes): the whole text's tokens decide.
+    if (hits.length > 0) return hits;
+  }
+  return tokenPhraseHits(text, phrase);
+}
+
+function characterPhraseHits(text: string, phrase: readonly string[]): [number, number][] {
+  const hits: [number, number][] = [];
+  const first = phrase[0]!;
+  // A Han character or a digit stands for itself; a punctuation token for several characters.
+  const plain = !first.startsWith('p') || first.length === 1;
+  let i = 0;
+  while (i < text.length) {
+    let start: number;
+    if (plain) {
+      start = text.indexOf(first, i);
+      if (start < 0) break;
+    } else {
+      start = i;
+      if (charToken(String.fromCodePoint(text.codePointAt(i)!)) !== first) {
+        i += text.codePointAt(i)! > 0xffff ? 2 : 1;
+        continue;
+      }
+    }
+    let j = start + (text.codePointAt(start)! > 0xffff ? 2 : 1);
+    let end = j;
+    let k = 1;
+    while (k < phrase.length && j < text.length) {
+      const ch = String.fromCodePoint(text.codePointAt(j)!);
+      const token = charToken(ch);
+      j += ch.length;
+      if (token === '') continue;
+      if (token !== phrase[k]) break;
+      end = j;
+      k++;
+    }
+    if (k === phrase.length) {
+      hits.push([start, end]);
+      i = end;
+    } else {
+      i = start + 1;
+    }
+  }
+  return hits;
+}
+
+function tokenPhraseHits(text: string, phrase: readonly string[]): [number, number][] {
   const tokens = tokenize(text);
   const hits: [number, number][] = [];
   for (let i = 0; i + phrase.length <= tokens.length; i++) {

@@ -8,7 +8,7 @@
 // - FT_PAGE: one row per (record, source, page) of normalised text, with the record's document type
 //   and category copied for the search's filters. A long page is cut into parts of one PAGE number.
 // - The index itself: on SQLite an FTS5 table per indexed entity table (contentless: the text is
-//   FT_PAGE's; BODY the tokens, TAG the type and category), on PostgreSQL a tsvector column of
+//   FT_PAGE's; its rowid minus FT_PAGE.ID; BODY the tokens, TAG the type and category), on PostgreSQL a tsvector column of
 //   FT_PAGE with a GIN index, and a b-tree to read the newest pages of an entity table first.
 // Migrations never import app code: the entity tables are named here.
 import { sql, type Kysely } from 'kysely';
@@ -80,7 +80,7 @@ export async function up(db: Kysely<any>, dialect: Dialect): Promise<void> {
     await db.schema.createIndex('FT_PAGE_NEWEST_TYPE').ifNotExists().on('FT_PAGE').columns(['TBL', 'TYPE', 'ID']).execute();
   } else {
     for (const table of INDEXED_TABLES) {
-      // Contentless (the text is FT_PAGE's), rows deletable by rowid (= FT_PAGE.ID); the tokens come
+      // Contentless (the text is FT_PAGE's), rows deletable by rowid (minus FT_PAGE.ID); the tokens come
       // spaced from server/src/fullText/tokens.ts, which unicode61 keeps as they are.
       await sql`create virtual table if not exists ${sql.table(`${table}_FTS`)} using fts5(BODY, TAG, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0')`.execute(
         db,

@@ -3,6 +3,7 @@
 import JSZip from 'jszip';
 import { describe, expect, it } from 'vitest';
 import { makeDocx, makeDocxFromBody } from '../../../../tests/fixtures/documents/makeDocx';
+import { docxLimits } from './docx';
 import { EXTRACT_FAILURE, extractDocument } from './index';
 
 const extractDocx = (bytes: Uint8Array) => extractDocument({ bytes, name: '公司文件.docx' });
@@ -67,6 +68,18 @@ describe('extractDocument: DOCX', () => {
     const other = await new JSZip().file('content.xml', '<x/>').generateAsync({ type: 'uint8array' });
     expect(await extractDocx(other)).toEqual(broken);
     expect(await extractDocx(makeDocxFromBody('<w:p><w:r><w:t>未闭合'))).toEqual(broken);
+  });
+
+  it('refuses a document.xml that inflates past the limit (a zip bomb), without reading it all', async () => {
+    const limit = docxLimits.xmlBytes;
+    docxLimits.xmlBytes = 64 * 1024;
+    try {
+      // 200 KB of XML that deflates to almost nothing.
+      expect(await extractDocx(makeDocx(['工'.repeat(70_000)]))).toEqual({ ok: false, reason: '文件过大' });
+      expect(await extractDocx(makeDocx(['工'.repeat(20_000)]))).toEqual({ ok: true, pages: ['工'.repeat(20_000)] });
+    } finally {
+      docxLimits.xmlBytes = limit;
+    }
   });
 
   it('marks an encrypted DOCX (an OLE file holding EncryptedPackage) and calls a legacy .doc unsupported', async () => {

@@ -13,8 +13,11 @@ const WORD_NS = new Set([
 ]);
 const MARKUP_COMPATIBILITY_NS = 'http://schemas.openxmlformats.org/markup-compatibility/2006';
 
-/** word/document.xml larger than this (unzipped) is refused: a zip can inflate a thousandfold. */
-export const MAX_DOCX_XML_BYTES = 256 * 1024 * 1024;
+/** The reader's limits (changed by tests only). */
+export const docxLimits = {
+  /** word/document.xml larger than this (unzipped) is refused: a zip can inflate a thousandfold. */
+  xmlBytes: 256 * 1024 * 1024,
+};
 
 export type DocxOutcome = { pages: string[] } | { failure: 'broken' | 'encrypted' | 'tooLarge' | 'notDocx' };
 
@@ -66,7 +69,7 @@ export async function readDocx(bytes: Uint8Array): Promise<DocxOutcome> {
       };
       stream.on('data', (chunk: Buffer) => {
         size += chunk.length;
-        if (size > MAX_DOCX_XML_BYTES) return stop(new XmlTooLarge());
+        if (size > docxLimits.xmlBytes) return stop(new XmlTooLarge());
         try {
           parser.write(decoder.decode(chunk, { stream: true }));
         } catch (error) {

@@ -33,6 +33,10 @@ describe('extractDocument: PDF', () => {
     result.pages.forEach((text, i) => expect(text).toBe(`第${i + 1}页：标准图集说明，第${i + 1}条。`));
   });
 
+  it('keeps the place of a page without text, so the page numbers stay right', async () => {
+    expect(await extractPdf(makePdf(['第一页', '', '第三页']))).toEqual({ ok: true, pages: ['第一页', '', '第三页'] });
+  });
+
   it('gives the ideographs where the font maps them to radicals (⼯ U+2F2F, ⻚ U+2EDA)', async () => {
     const bytes = makePdf(['工程造价，第3页，用人单位'], { radicals: true });
     // The trap is real: pdf.js itself returns the radicals.
