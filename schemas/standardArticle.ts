@@ -115,6 +115,14 @@ export const articleResource = defineResource({
       component: 'article/ArticleManage',
       menu: [{ group: '文章', order: 24, icon: 'FolderOpen', to: '/Knowledge/Article/Manage?type=0', match: ['/Knowledge/Article/Manage'] }],
     },
+    // The state of the index of the documents' contents (these catalogues' and 统一口径's), for administrators.
+    {
+      path: '/fullTextIndex',
+      label: '全文索引',
+      module: 'admin',
+      component: 'fullText/FullTextIndexState',
+      menu: [{ group: '系统管理', order: 52, icon: 'ManageSearch' }],
+    },
   ],
   references: [classifiedIn('classify')],
   homeCount: { by: 'type' },

@@ -13,6 +13,8 @@ export interface AppliedSearch {
 export interface SearchChoice {
   field: string;
   label: string;
+  /** The longest text the choice takes (else 200). */
+  maxLength?: number;
 }
 
 export const EMPTY_SEARCH_MESSAGE = '请输入搜索内容';
@@ -46,6 +48,7 @@ export const SearchBar = memo(function SearchBar({
   const [value, setValue] = useState(initial?.value ?? '');
   // A choice that left (another page type) falls back to the first one.
   const current = choices.some((c) => c.field === field) ? field : first;
+  const maxLength = choices.find((c) => c.field === current)?.maxLength ?? 200;
 
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -54,7 +57,7 @@ export const SearchBar = memo(function SearchBar({
       notify(EMPTY_SEARCH_MESSAGE, { type: 'warning' });
       return;
     }
-    onSearch({ field: current, value: text });
+    onSearch({ field: current, value: text.slice(0, maxLength) });
   };
 
   const reset = () => {
@@ -91,7 +94,7 @@ export const SearchBar = memo(function SearchBar({
         placeholder={EMPTY_SEARCH_MESSAGE}
         value={value}
         onChange={(event) => setValue(event.target.value)}
-        slotProps={{ htmlInput: { maxLength: 200 } }}
+        slotProps={{ htmlInput: { maxLength } }}
         sx={{ width: 280, maxWidth: '100%' }}
       />
       <Button type="submit" variant="contained" startIcon={<SearchIcon />}>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fetchJson, toHttpError } from './index';
+import { fetchJson, postJson, toHttpError, type HttpClient } from './index';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -36,5 +36,21 @@ describe('toHttpError', () => {
 
   it('leaves errors out when none names a field', () => {
     expect(toHttpError(400, { code: 400, msg: '请检查', errors: [] }).body).toEqual({ code: 400, msg: '请检查' });
+  });
+});
+
+describe('postJson', () => {
+  const answer = (json: unknown): HttpClient => async () => ({ status: 200, headers: new Headers(), body: JSON.stringify(json), json });
+
+  it('keeps the total and whether it is capped (a full-text search’s 1000+)', async () => {
+    await expect(postJson(answer({ code: 0, msg: '', data: [], total: 1000, totalCapped: true }), '/x')).resolves.toEqual({
+      data: [],
+      msg: '',
+      total: 1000,
+      totalCapped: true,
+    });
+    const exact = await postJson(answer({ code: 0, msg: '', data: [], total: 3, totalCapped: false }), '/x');
+    expect(exact.totalCapped).toBeUndefined();
+    expect(exact.total).toBe(3);
   });
 });

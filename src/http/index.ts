@@ -35,6 +35,8 @@ export const fetchJson: HttpClient = async (url, options = {}) => {
 export interface CallResult<T = unknown> {
   data: T;
   total?: number;
+  /** The total is a lower bound: the server stopped counting there (a full-text search's "1000+"). */
+  totalCapped?: boolean;
   msg: string;
 }
 
@@ -128,5 +130,6 @@ export async function postJson<T = unknown>(
   }
   const result: CallResult<T> = { data: json.data as T, msg: typeof json.msg === 'string' ? json.msg : '' };
   if (typeof json.total === 'number') result.total = json.total;
+  if (json.totalCapped === true) result.totalCapped = true;
   return result;
 }

@@ -11,6 +11,7 @@ import FolderOpen from '@mui/icons-material/FolderOpen';
 import Gavel from '@mui/icons-material/Gavel';
 import History from '@mui/icons-material/History';
 import Language from '@mui/icons-material/Language';
+import ManageSearch from '@mui/icons-material/ManageSearch';
 import MenuBook from '@mui/icons-material/MenuBook';
 import OndemandVideo from '@mui/icons-material/OndemandVideo';
 import People from '@mui/icons-material/People';
@@ -28,6 +29,7 @@ export const MENU_ICONS: Readonly<Record<string, IconComponent>> = {
   Gavel,
   History,
   Language,
+  ManageSearch,
   MenuBook,
   OndemandVideo,
   People,

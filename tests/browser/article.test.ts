@@ -443,7 +443,8 @@ describe('统一口径', () => {
     await audit.check(page, TYKJ);
 
     await page.getByRole('combobox', { name: '搜索字段' }).click();
-    await expect(page.getByRole('option').allInnerTexts()).resolves.toEqual(['文章名称']);
+    // By name, or inside the 问题 and 统一回答 (全文, tests/browser/fullText.test.ts).
+    await expect(page.getByRole('option').allInnerTexts()).resolves.toEqual(['文章名称', '全文']);
     await page.keyboard.press('Escape');
   });
 

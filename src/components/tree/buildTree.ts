@@ -128,3 +128,9 @@ export function countNodes(start: CategoryNode): number {
   }
   return n;
 }
+
+/** A category's place as its names from the top ('结构专业 / 混凝土结构'); 未分类 when the tree does not hold it. */
+export function placeName(tree: CategoryTree | undefined, code: string): string {
+  const path = tree ? pathTo(tree, code) : [];
+  return path.map((id) => tree?.byCode.get(id)?.name ?? id).join(' / ') || '未分类';
+}

@@ -99,7 +99,7 @@ export function PreviewDialog({ resource, record, onClose }: { resource: string;
 
 type Open = { kind: 'files'; files: FileEntry[] } | { kind: 'preview'; record: RaRecord } | null;
 
-/** `view(row)` does what 查看 does for the row; render `dialogs` once on the screen. */
+/** `view(row)` does what 查看 does for the row, `preview(row)` opens its 预览; render `dialogs` once on the screen. */
 export function useArticleView(resource: string) {
   const notify = useNotify();
   const [open, setOpen] = useState<Open>(null);
@@ -125,6 +125,9 @@ export function useArticleView(resource: string) {
     [notify, resource],
   );
 
+  /** 预览 of an article, whatever its kind (a full-text hit in its body). */
+  const preview = useCallback((record: RaRecord) => setOpen({ kind: 'preview', record }), []);
+
   const close = useCallback(() => setOpen(null), []);
   const dialogs =
     open?.kind === 'files' ? (
@@ -132,5 +135,5 @@ export function useArticleView(resource: string) {
     ) : open?.kind === 'preview' ? (
       <PreviewDialog resource={resource} record={open.record} onClose={close} />
     ) : null;
-  return { view, dialogs };
+  return { view, preview, dialogs };
 }

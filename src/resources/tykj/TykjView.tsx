@@ -7,7 +7,7 @@ import { ROOT_CODE } from '../../../schemas/standardClassify';
 import { ExportButton } from '../../components/ExportButton';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
 import { LazyRichTextView as RichTextView, preloadRichTextView } from '../../components/LazyRichTextView';
-import { pathTo } from '../../components/tree/buildTree';
+import { pathTo, placeName } from '../../components/tree/buildTree';
 import { useCategoryTree } from '../../components/tree/useCategoryTree';
 import { SCROLLING_TABS } from '../../components/scrollingTabs';
 import { ZhPagination } from '../../components/ZhPagination';
@@ -15,6 +15,12 @@ import { toPageType } from '../../util/pageType';
 import { PANE_HEIGHT, SELECTED_TAB_SX } from '../article/layout';
 import { TYKJ_SEARCH_CHOICES } from '../article/articleRules';
 import { SearchBar, type AppliedSearch } from '../../components/SearchBar';
+import { FULL_TEXT_CHOICE, FULL_TEXT_FIELD, FullTextPager, FullTextResults, hitKey, hitText } from '../../components/fullText/FullTextResults';
+import { useFullTextSearch } from '../../components/fullText/useFullTextSearch';
+import type { FullTextHit } from '../../../schemas/fullText';
+
+/** 文章名称, then 全文. */
+const SEARCH_CHOICES = [...TYKJ_SEARCH_CHOICES, FULL_TEXT_CHOICE];
 
 type Row = RaRecord & Record<string, unknown>;
 
@@ -54,16 +60,14 @@ function ArticleList({ chosen, onChoose, placeOf }: { chosen: Row | null; onChoo
   );
 }
 
-/** The right pane: the shown article's name, 问题 and 统一回答 from GetStandardArticleInfoInAdmin. */
-function Answer({ chosen }: { chosen: Row | null }) {
-  const { isPending: listPending } = useListContext<Row>();
-  const row = useShownArticle(chosen);
+/** The right pane: an article's name, 问题 and 统一回答 from GetStandardArticleInfoInAdmin. */
+function ArticleAnswer({ row, pending, empty }: { row: { id: RaRecord['id']; SaCode?: unknown } | null; pending: boolean; empty: string }) {
   const { data, isPending, error } = useGetOne<Row>(
     tykjArticleResource.resource,
     { id: row?.id ?? 0, meta: { code: row?.SaCode } },
     { enabled: row !== null },
   );
-  if (row === null) return listPending ? <ListLoading /> : <ListEmpty text="请选择文章" />;
+  if (row === null) return pending ? <ListLoading /> : <ListEmpty text={empty} />;
   if (error) return <Alert severity="error">{error instanceof Error ? error.message : '加载失败'}</Alert>;
   if (isPending || !data) return <ListLoading />;
   return (
@@ -88,6 +92,37 @@ function Answer({ chosen }: { chosen: Row | null }) {
   );
 }
 
+/** The shown article of the list: the chosen one, else the page's first. */
+function Answer({ chosen }: { chosen: Row | null }) {
+  const { isPending } = useListContext<Row>();
+  const row = useShownArticle(chosen);
+  return <ArticleAnswer row={row} pending={isPending} empty="请选择文章" />;
+}
+
+/**
+ * 全文 through every tab of the type, like the search by name: the hits in place of the list, each
+ * saying the tab (category) its answer lives in; the chosen hit's answer (else the first's) beside them.
+ */
+function TykjFullText({ type, text, placeOf }: { type: number; text: string; placeOf: (code: string) => string }) {
+  const search = useFullTextSearch(tykjArticleResource, { text, type });
+  const [chosen, setChosen] = useState<FullTextHit | null>(null);
+  const hits = search.data?.hits ?? [];
+  const shown = (chosen && hits.find((hit) => hitKey(hit) === hitKey(chosen))) || hits[0] || null;
+  return (
+    <Box sx={{ display: 'flex', gap: 2, flex: 1, minHeight: 0 }}>
+      <Paper variant="outlined" sx={{ width: 420, flexShrink: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+        <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
+          <FullTextResults descriptor={tykjArticleResource} search={search} text={text} placeOf={placeOf} onOpen={setChosen} selected={shown} />
+        </Box>
+        <FullTextPager search={search} />
+      </Paper>
+      <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, p: 3, overflow: 'auto' }}>
+        <ArticleAnswer row={shown ? { id: shown.Id, SaCode: hitText(shown, 'SaCode') } : null} pending={search.isPending && !search.isError} empty="请选择搜索结果" />
+      </Paper>
+    </Box>
+  );
+}
+
 function Tykj({ type }: { type: number }) {
   const [params, setParams] = useSearchParams();
   const { tree, isPending, error } = useCategoryTree('tykjClassify', type);
@@ -104,13 +139,9 @@ function Tykj({ type }: { type: number }) {
   // A search looks through every tab: its results belong to none, each says where it lives.
   const searching = search !== null;
   const tab = searching || code === null || !tree ? false : (pathTo(tree, code)[0] ?? false);
-  const placeOf = useCallback(
-    (row: Row) => {
-      const path = tree ? pathTo(tree, String(row.ScCode ?? '')) : [];
-      return path.map((id) => tree?.byCode.get(id)?.name ?? id).join(' / ') || '未分类';
-    },
-    [tree],
-  );
+  const placeOf = useCallback((row: Row) => placeName(tree, String(row.ScCode ?? '')), [tree]);
+  const placeOfCode = useCallback((scCode: string) => placeName(tree, scCode), [tree]);
+  const fullText = search?.field === FULL_TEXT_FIELD ? search.value : null;
 
   const choose = useCallback(
     (next: string) =>
@@ -125,14 +156,15 @@ function Tykj({ type }: { type: number }) {
     [setParams],
   );
 
-  const filter = searching ? { ScCode: null, type, [search.field]: search.value } : { ScCode: code, type };
+  const filter = searching && fullText === null ? { ScCode: null, type, [search.field]: search.value } : { ScCode: code, type };
   return (
     <Box sx={{ mt: 1, height: PANE_HEIGHT, minHeight: 480, display: 'flex', flexDirection: 'column' }}>
       <Paper variant="outlined" sx={{ p: 1.5, mb: 1, flexShrink: 0, display: 'flex', alignItems: 'center', gap: 1 }}>
         <Box sx={{ flex: 1, minWidth: 0 }}>
-          <SearchBar choices={TYKJ_SEARCH_CHOICES} onSearch={setSearch} onReset={reset} />
+          <SearchBar choices={SEARCH_CHOICES} onSearch={setSearch} onReset={reset} />
         </Box>
-        <ExportButton descriptor={tykjArticleResource} filter={filter} />
+        {/* An export is of the list's rows: there is none while the hits replace it. */}
+        {fullText === null && <ExportButton descriptor={tykjArticleResource} filter={filter} />}
       </Paper>
       {error ? (
         <Alert severity="error">分类加载失败</Alert>
@@ -156,27 +188,31 @@ function Tykj({ type }: { type: number }) {
               <Tab key={node.id} value={node.id} label={node.name} />
             ))}
           </Tabs>
-          <ListBase
-            key={searching ? `search|${search.field}|${search.value}` : `tab|${code ?? ''}`}
-            resource={tykjArticleResource.resource}
-            filter={filter}
-            perPage={tykjArticleResource.pageSize}
-            disableSyncWithLocation
-            storeKey={false}
-            disableAuthentication // the member is checked once, by the screen's guard (see SchemaList)
-          >
-            <Box sx={{ display: 'flex', gap: 2, flex: 1, minHeight: 0 }}>
-              <Paper variant="outlined" sx={{ width: 320, flexShrink: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
-                <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
-                  <ArticleList chosen={chosen} onChoose={setChosen} placeOf={searching ? placeOf : undefined} />
-                </Box>
-                <ZhPagination />
-              </Paper>
-              <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, p: 3, overflow: 'auto' }}>
-                <Answer chosen={chosen} />
-              </Paper>
-            </Box>
-          </ListBase>
+          {fullText !== null ? (
+            <TykjFullText type={type} text={fullText} placeOf={placeOfCode} />
+          ) : (
+            <ListBase
+              key={searching ? `search|${search.field}|${search.value}` : `tab|${code ?? ''}`}
+              resource={tykjArticleResource.resource}
+              filter={filter}
+              perPage={tykjArticleResource.pageSize}
+              disableSyncWithLocation
+              storeKey={false}
+              disableAuthentication // the member is checked once, by the screen's guard (see SchemaList)
+            >
+              <Box sx={{ display: 'flex', gap: 2, flex: 1, minHeight: 0 }}>
+                <Paper variant="outlined" sx={{ width: 320, flexShrink: 0, display: 'flex', flexDirection: 'column', minHeight: 0 }}>
+                  <Box sx={{ flex: 1, minHeight: 0, overflow: 'auto' }}>
+                    <ArticleList chosen={chosen} onChoose={setChosen} placeOf={searching ? placeOf : undefined} />
+                  </Box>
+                  <ZhPagination />
+                </Paper>
+                <Paper variant="outlined" sx={{ flex: 1, minWidth: 0, p: 3, overflow: 'auto' }}>
+                  <Answer chosen={chosen} />
+                </Paper>
+              </Box>
+            </ListBase>
+          )}
         </>
       )}
     </Box>
