@@ -69,35 +69,8 @@ const serverRender = defineConfig({
   },
 });
 
-/**
- * The app (src/main.tsx) is an entry of its own that index.html does not run: public/boot.js
- * imports it once the server's page is drawn (evaluating it first would hold the first paint).
- * Its files are preloaded from the HTML, so they download while the page is parsed and drawn;
- * boot.js finds the entry by its `data-app` link.
- */
-const APP_ENTRY = 'src/main.tsx';
-function preloadApp(): Plugin {
-  return {
-    name: 'preload-app',
-    apply: 'build',
-    transformIndexHtml: {
-      order: 'post',
-      handler(_html, ctx) {
-        const chunks = Object.values(ctx.bundle ?? {}).filter((c) => c.type === 'chunk');
-        const app = chunks.find((c) => c.isEntry && c.facadeModuleId?.endsWith(APP_ENTRY));
-        if (!app) throw new Error(`no entry chunk for ${APP_ENTRY}`);
-        return [app.fileName, ...app.imports].map((file) => ({
-          tag: 'link',
-          attrs: { rel: 'modulepreload', crossorigin: true, href: `/${file}`, ...(file === app.fileName ? { 'data-app': true } : {}) },
-          injectTo: 'head' as const,
-        }));
-      },
-    },
-  };
-}
-
 const browserApp = defineConfig({
-  plugins: [react(), writeValidators(), precompress(), preloadApp()],
+  plugins: [react(), writeValidators(), precompress()],
   server: {
     proxy: Object.fromEntries(SERVER_PATHS.map((p) => [p, { target: SERVER, changeOrigin: false }])),
   },
@@ -107,19 +80,14 @@ const browserApp = defineConfig({
     sourcemap: false,
     // .vite/manifest.json: which files each screen loads (npm run bench:ui reads it).
     manifest: true,
-    // The browsers of Vite's default target all know modulepreload; the polyfill would also make
-    // index.html run the app's file as it is parsed (see preloadApp).
-    modulePreload: { polyfill: false },
     chunkSizeWarningLimit: 1500,
     rolldownOptions: {
-      input: { index: 'index.html', main: APP_ENTRY },
       output: {
         codeSplitting: {
           groups: [
             // What every page loads (the entry's static imports) in one file rather than dozens
             // of small ones that each screen's chunk also imports: fewer requests, better compression.
-            // (Not index.html's own module, which runs nothing: public/boot.js starts the app.)
-            { name: 'app', tags: ['$initial'], test: (id) => !id.endsWith('.html'), priority: 2 },
+            { name: 'app', tags: ['$initial'], priority: 2 },
             // What screens and parts share (react-admin's list, MUI's table…): a file per set of
             // screens using it, small sets merged, rather than a file per module (a screen loaded
             // 16 to 33 files, a few hundred bytes each). The heavy libraries stay with their part.
