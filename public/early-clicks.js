@@ -1,6 +1,6 @@
 // Loaded on its own, ahead of the app (index.html): a click on the page the server rendered, made
 // before the browser has taken the page over, would otherwise do nothing. It is held here and
-// replayed on the same element once the app has taken over (src/takeover/TakenOver.tsx). Links
+// replayed on the same element once the app has taken over (src/ssr/TakenOver.tsx). Links
 // are left alone: without the app they load their page from the server, which renders it.
 (function () {
   var held = [];

@@ -8,7 +8,7 @@ import { fetchJson } from './http/index';
 import { createProviders } from './providers';
 import { preloadScreen } from './screens';
 import { pageSession, readPageState, storeMatches } from './ssr/pageState';
-import { TakenOver } from './takeover/TakenOver';
+import { TakenOver } from './ssr/TakenOver';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
