@@ -8,7 +8,8 @@
 // that both databases rank alike; the rest follow newest first. A rarer word (at most RANK_POOL
 // pages) is thus ranked over all its pages.
 import { sql } from 'kysely';
-import { toColumn, type ResourceDescriptor } from '../../../schemas/descriptor';
+import { toColumn, type FullTextSource, type ResourceDescriptor } from '../../../schemas/descriptor';
+import type { FullTextHit } from '../../../schemas/fullText';
 import type { Db } from '../db/database';
 import { categoryFilter, categoryTag, typeFilter, typeTag } from './declared';
 import type { AnyDb } from './store';
@@ -37,16 +38,8 @@ export interface SearchQuery {
   pageSize: number;
 }
 
-export interface SearchResult {
-  Id: number;
-  Source: string;
-  FileName?: string;
-  FileUrl?: string;
-  Page?: number;
-  Snippet: string;
-  Highlights: [number, number][];
-  [field: string]: unknown;
-}
+/** A hit as the wire carries it (schemas/fullText.ts, which the screens read too). */
+export type SearchResult = FullTextHit;
 
 interface Detail {
   ID: number;
@@ -186,7 +179,7 @@ function rank(descriptor: ResourceDescriptor, details: readonly Detail[], phrase
 }
 
 function present(descriptor: ResourceDescriptor, { detail, hits }: Ranked): SearchResult {
-  const out: SearchResult = { Id: detail.RECORD_ID, Source: detail.SOURCE, ...snippetOf(detail.TEXT, hits) };
+  const out: SearchResult = { Id: detail.RECORD_ID, Source: detail.SOURCE as FullTextSource, ...snippetOf(detail.TEXT, hits) };
   for (const f of recordFields(descriptor)) out[f] = detail[f];
   if (detail.SOURCE === 'file') {
     out.FileName = detail.FILE_NAME;
