@@ -35,15 +35,10 @@ export function pageAriaLabel(type: string, page: number | null, selected: boole
 }
 
 /**
- * The legacy pager: total, previous, page numbers, next. MUI's Pagination in react-admin's
- * pagination slot, so the list controller keeps the page across refreshes. `children` go between
- * the total and the page numbers (the viewer's page-size selector).
+ * The pager's bar: 共 n 条, then `children`, then the page numbers. For a list outside react-admin's
+ * list context too (全文索引's failures).
  */
-export function ZhPagination({ children }: { children?: ReactNode }) {
-  const { page, perPage, total, setPage, isPending } = useListPaginationContext();
-  usePrefetchNextPage();
-  if (isPending || total === undefined) return null;
-  const count = Math.max(1, Math.ceil(total / perPage));
+export function PagerBar({ total, page, pages, onChange, children }: { total: number; page: number; pages: number; onChange: (page: number) => void; children?: ReactNode }) {
   return (
     <Box
       component="nav"
@@ -55,14 +50,30 @@ export function ZhPagination({ children }: { children?: ReactNode }) {
       </Typography>
       {children}
       <Pagination
-        count={count}
-        page={Math.min(page, count)}
-        onChange={(_event, value) => setPage(value)}
+        count={pages}
+        page={Math.min(page, pages)}
+        onChange={(_event, value) => onChange(value)}
         shape="rounded"
         color="primary"
         size="small"
         getItemAriaLabel={pageAriaLabel}
       />
     </Box>
+  );
+}
+
+/**
+ * The legacy pager: total, previous, page numbers, next. MUI's Pagination in react-admin's
+ * pagination slot, so the list controller keeps the page across refreshes. `children` go between
+ * the total and the page numbers (the viewer's page-size selector).
+ */
+export function ZhPagination({ children }: { children?: ReactNode }) {
+  const { page, perPage, total, setPage, isPending } = useListPaginationContext();
+  usePrefetchNextPage();
+  if (isPending || total === undefined) return null;
+  return (
+    <PagerBar total={total} page={page} pages={Math.max(1, Math.ceil(total / perPage))} onChange={setPage}>
+      {children}
+    </PagerBar>
   );
 }

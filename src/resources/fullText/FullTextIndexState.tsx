@@ -4,12 +4,12 @@
 import { useState } from 'react';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import ReplayIcon from '@mui/icons-material/Replay';
-import { Alert, Box, Button, Pagination, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Button, Paper, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDataProvider, useNotify } from 'react-admin';
 import { FULL_TEXT_CALLS, type FullTextFailure, type FullTextIndexState as IndexState } from '../../../schemas/fullText';
 import { Prompt } from '../../components/Prompt';
-import { pageAriaLabel } from '../../components/ZhPagination';
+import { PagerBar } from '../../components/ZhPagination';
 import type { LegacyDataProvider } from '../../dataProvider/index';
 import { formatDate } from '../../i18n/dayjs';
 
@@ -132,20 +132,7 @@ export default function FullTextIndexState() {
         ) : (
           <>
             <Failures rows={state.Failures} />
-            <Box component="nav" aria-label="分页" sx={{ display: 'flex', alignItems: 'center', justifyContent: 'flex-end', gap: 2, px: 2, py: 1 }}>
-              <Typography variant="body2" color="text.secondary">
-                共 {total} 条
-              </Typography>
-              <Pagination
-                count={pages}
-                page={Math.min(page, pages)}
-                onChange={(_event, value) => setPage(value)}
-                shape="rounded"
-                color="primary"
-                size="small"
-                getItemAriaLabel={pageAriaLabel}
-              />
-            </Box>
+            <PagerBar total={total} page={page} pages={pages} onChange={setPage} />
           </>
         )}
       </Paper>
