@@ -8,6 +8,7 @@ import { fetchJson } from './http/index';
 import { createProviders } from './providers';
 import { preloadScreen } from './screens';
 import { pageSession, readPageState, storeMatches } from './ssr/pageState';
+import { TakenOver } from './ssr/TakenOver';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
@@ -33,7 +34,9 @@ const session = page ? undefined : providers.authProvider.getCurrentMember().cat
 const router = createBrowserRouter([{ path: '*', element: <App {...providers} /> }]);
 const app = (
   <StrictMode>
-    <RouterProvider router={router} />
+    <TakenOver>
+      <RouterProvider router={router} />
+    </TakenOver>
   </StrictMode>
 );
 

@@ -3,9 +3,9 @@
 // carries; a browser whose store differs from what the server assumed renders the page itself.
 import http from 'node:http';
 import zlib from 'node:zlib';
-import { request as playwrightRequest, type Page } from 'playwright-core';
+import { request as playwrightRequest, type Page, type Route } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, login, rowOf, useBrowserSuite } from './helpers';
+import { ADMIN_PASSWORD, login, rowOf, uniqueName, useBrowserSuite } from './helpers';
 
 const s = useBrowserSuite();
 
@@ -108,7 +108,8 @@ describe('pages rendered by the server', () => {
     { path: '/videoType', title: '视频分类', shown: (page) => rowOf(page, '造价业务培训').waitFor() },
     { path: '/Knowledge/VideoView', title: '在线视频', shown: (page) => page.locator('.MuiCard-root').first().waitFor() },
     { path: '/Knowledge/TYKJ', title: '统一口径', shown: (page) => page.getByRole('search').waitFor() },
-    { path: '/Knowledge/Article/Catalogue', title: '标准图集', shown: (page) => page.getByRole('search').waitFor() },
+    { path: '/Knowledge/Article/Catalogue', title: '标准图集', shown: (page) => page.getByRole('tree').getByRole('treeitem').first().waitFor() },
+    { path: '/Knowledge/Article/Catalogue?type=1', title: '法律法规', shown: (page) => page.getByRole('tree').getByRole('treeitem').first().waitFor() },
     { path: '/member', title: '成员管理', shown: (page) => rowOf(page, 'admin').waitFor() },
     { path: '/useweb', title: '常用网站管理', shown: (page) => page.locator('tbody tr').first().waitFor() },
     { path: '/', title: '首页', shown: (page) => page.getByRole('main').waitFor() },
@@ -118,6 +119,17 @@ describe('pages rendered by the server', () => {
       const { errors } = await load(s.page, screen.path, screen.shown);
       await appBarTitle(s.page, screen.title);
       expect(errors).toEqual([]);
+      // Ids the server rendered and those the browser renders later still meet (useId's ids
+      // depend on the tree's shape on both sides): every label points at an element.
+      const dangling = await s.page.evaluate(() =>
+        [...document.querySelectorAll('[aria-labelledby], [aria-describedby], label[for]')].flatMap((element) =>
+          ['aria-labelledby', 'aria-describedby', 'for']
+            .flatMap((name) => (element.getAttribute(name) ?? '').split(/\s+/).filter(Boolean))
+            .filter((id) => !document.getElementById(id))
+            .map((id) => `${element.tagName} → ${id}`),
+        ),
+      );
+      expect(dangling).toEqual([]);
     });
   }
 
@@ -129,6 +141,72 @@ describe('pages rendered by the server', () => {
     await s.page.getByRole('button', { name: '添加' }).click();
     await s.page.getByRole('dialog').waitFor();
     await s.page.keyboard.press('Escape');
+  });
+
+  /** A second page of categories for the duration of `run`, then the list back on its first page. */
+  async function withSecondPage(run: () => Promise<void>): Promise<void> {
+    const admin = await s.server.admin();
+    const prefix = uniqueName('翻页');
+    const added: number[] = [];
+    for (let i = 0; i < 16; i++) {
+      const res = await admin.call<{ Id: number }>('/Ajax/AddVideoType', { VdtName: `${prefix}${i}`, VdtSort: 0 });
+      expect(res.status, res.body.msg).toBe(200);
+      added.push(res.body.data.Id);
+    }
+    const errors: string[] = [];
+    const onError = (error: Error) => errors.push(error.message);
+    s.page.on('pageerror', onError);
+    try {
+      await run();
+      expect(errors).toEqual([]);
+    } finally {
+      s.page.off('pageerror', onError);
+      // The list as the other tests expect it: its first page, without these categories.
+      await s.page.getByRole('button', { name: '第 1 页' }).click();
+      for (const Id of added) await admin.call('/Ajax/DelVideoType', { Id });
+    }
+  }
+
+  /** Requests matching `pattern` answered `ms` late while `run` runs. */
+  async function late(pattern: string, ms: number, run: () => Promise<void>): Promise<void> {
+    const delay = async (route: Route) => {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      // The page may be gone meanwhile (the test moved on): nothing left to continue.
+      await route.continue().catch(() => undefined);
+    };
+    await s.page.route(pattern, delay);
+    try {
+      await run();
+    } finally {
+      await s.page.unroute(pattern, delay);
+    }
+  }
+
+  it('answer a click on 下一页 made as soon as the page shows it, before the browser has taken it over', async () => {
+    await withSecondPage(() =>
+      // The app's scripts arrive a second late, as on a slow office PC: the click comes first.
+      late('**/assets/*.js', 1000, async () => {
+        // Clicked the moment the server's pager is there: the user does not wait for the scripts.
+        await s.page.goto('/videoType', { waitUntil: 'commit' });
+        await s.page.getByRole('button', { name: '下一页' }).click();
+        await s.page.getByRole('button', { name: '第 2 页，当前页' }).waitFor();
+        // And it stays there once the browser has taken the page over.
+        await s.page.waitForLoadState('networkidle');
+        await s.page.getByRole('button', { name: '第 2 页，当前页' }).waitFor();
+      }),
+    );
+  });
+
+  it('answer clicks after the takeover when the script that holds early clicks arrives after the app', async () => {
+    await withSecondPage(() =>
+      late('**/early-clicks.js', 1500, async () => {
+        await s.page.goto('/videoType');
+        await s.page.waitForFunction(() => (window as { __earlyClicks?: { loaded?: boolean } }).__earlyClicks?.loaded === true, undefined, { timeout: 10_000 });
+        // The app has taken the page over before that script ran: it holds nothing from now on.
+        await s.page.getByRole('button', { name: '下一页' }).click();
+        await s.page.getByRole('button', { name: '第 2 页，当前页' }).waitFor({ timeout: 5000 });
+      }),
+    );
   });
 
   it('are rendered by the browser itself where its store differs from what the server assumed (a narrowed sidebar)', async () => {
