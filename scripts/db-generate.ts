@@ -3,7 +3,8 @@
 // database with every migration, compares it with what the descriptors need (server/src/db/
 // schemaDiff.ts), writes what is missing as the next migration (server/src/db/migrations/
 // NNN_<name>.ts, default name `schema`), and lists the migrations in migrations/index.ts. Written
-// migrations are frozen: they are never rewritten, and nothing is ever dropped.
+// migrations are frozen: they are never rewritten, and nothing is ever dropped but the full-text
+// index (FTS5 table, pages, queue) of a table whose entities no longer declare `fullText`.
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';

@@ -13,6 +13,7 @@ import { articleResource } from '../../schemas/standardArticle';
 import { makeDocx } from '../fixtures/documents/makeDocx';
 import { makePdf } from '../fixtures/documents/makePdf';
 import { insertPages, type AnyDb } from '../../server/src/fullText/store';
+import { storageEnv, type LocalS3 } from '../helpers/s3rver';
 import { startServer, until, type Client, type TestServer } from '../helpers/server';
 
 interface Classify {
@@ -302,6 +303,48 @@ describe('full-text search', () => {
     // Its pages as they were are kept meanwhile.
     await indexed(admin);
     expect((await search(admin, 'Xcx1', { Text: '招标人' })).body.data.map((h) => h.Id)).toEqual([ids.law]);
+  });
+});
+
+describe.each(['local', 's3'] as const)("a hit's FileUrl on the %s driver", (driver) => {
+  let server: TestServer;
+  let s3: LocalS3 | undefined;
+
+  beforeAll(async () => {
+    s3 = await storageEnv(driver);
+    server = await startServer(s3.env);
+  }, 60_000);
+
+  afterAll(async () => {
+    await server?.close();
+    await s3?.close();
+  });
+
+  it("is the URL the catalogue's own read call gives for that file, and opens it", async () => {
+    const admin = await server.admin();
+    const classify = await admin.call<Classify>('/Xcx1/CreateStandardClassifyInAdmin', { ScName: '图集', type: 0, ScSort: 0, IsShow: 1, ScIsFirst: 0 });
+    const bytes = new TextEncoder().encode('本文件含有独有的存储测试词语。');
+    const file = await upload(server, admin, '存储.txt', bytes, 'text/plain');
+    // On S3, a record saved with the bucket's public URL (under S3_READ=public), read now under
+    // S3_READ=private: the calls present its files as /files/<key>.
+    const saved = driver === 's3' ? `${s3!.env.S3_ENDPOINT}/${s3!.env.S3_BUCKET}/${file.url.slice('/files/'.length)}` : file.url;
+    const added = await admin.call<{ Id: number }>('/Xcx1/AddStandardArticleInAdmin', {
+      ScCode: classify.body.data.ScCode,
+      SaName: '存储文章',
+      SaType: 0,
+      SaPdfUrl: JSON.stringify([{ name: file.name, url: saved }]),
+    });
+    expect(added.status, added.body.msg).toBe(200);
+    await indexed(admin);
+    const one = await admin.get<{ SaPdfUrl: string }>('/Xcx1/GetStandardArticleInfoInAdmin', { Id: added.body.data.Id });
+    const catalogued = (JSON.parse(one.body.data.SaPdfUrl) as { url: string }[]).map((f) => f.url);
+    expect(catalogued).toEqual([file.url]);
+    const hits = (await search(admin, 'Xcx1', { Text: '存储测试' })).body.data;
+    expect(hits.map((h) => h.FileUrl)).toEqual(catalogued);
+    // A signed-in member opens it: its bytes from this server (local), or by a presigned GET of the private bucket (S3).
+    const opened = await fetch(server.url + hits[0]!.FileUrl!, { headers: { cookie: admin.cookie } });
+    expect(opened.status).toBe(200);
+    expect(new Uint8Array(await opened.arrayBuffer())).toEqual(bytes);
   });
 });
 

@@ -2,7 +2,9 @@
 // pass of scripts/test.sh), else SQLite. A database migrated from scratch has what the descriptors
 // need (else `npm run db:generate` is due), and a generated migration, run after the existing ones,
 // creates a new entity's table and indexes, and adds fields to a table with rows keeping its data;
-// the daily figures' migration brings their table to a database that has rows.
+// the daily figures' migration brings their table to a database that has rows; a new entity that
+// declares `fullText` is searched after its generated migration (on PostgreSQL, which needs nothing
+// per table, as on SQLite, which needs its FTS5 table).
 import { randomBytes } from 'node:crypto';
 import SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
@@ -13,7 +15,10 @@ import { runMigrations, type DialectName } from '../../server/src/db/database';
 import { MIGRATIONS } from '../../server/src/db/migrations/index';
 import { rebuildCounts } from '../../server/src/db/rowCounts';
 import { describeDiff, diffSchema, introspect } from '../../server/src/db/schemaDiff';
-import { generatedMigration, videoWithLevel, withNotice, withVideoLevel } from '../helpers/schemaFixtures';
+import type { Db } from '../../server/src/db/database';
+import { searchFullText } from '../../server/src/fullText/search';
+import { insertPages } from '../../server/src/fullText/store';
+import { generatedMigration, searchedNoticeResource, videoWithLevel, withNotice, withSearchedNotice, withVideoLevel } from '../helpers/schemaFixtures';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 const dialect: DialectName = pgUrl ? 'postgres' : 'sqlite';
@@ -59,7 +64,7 @@ describe(`migrations on ${dialect}`, () => {
   it('a database migrated from scratch has what every descriptor needs', async () => {
     const db = await emptyDatabase();
     await runMigrations(db, dialect, MIGRATIONS);
-    const diff = diffSchema(RESOURCES, await introspect(db, dialect));
+    const diff = diffSchema(RESOURCES, await introspect(db, dialect), dialect);
     expect(describeDiff(diff), 'schemas and migrations disagree: run `npm run db:generate`').toEqual([]);
   });
 
@@ -69,7 +74,7 @@ describe(`migrations on ${dialect}`, () => {
     const db = await emptyDatabase();
     await runMigrations(db, dialect, generated.all);
     const shape = await introspect(db, dialect);
-    expect(describeDiff(diffSchema(withNotice, shape))).toEqual([]);
+    expect(describeDiff(diffSchema(withNotice, shape, dialect))).toEqual([]);
     const notice = shape.get('FIXTURE_NOTICE')!;
     expect([...notice.columns.keys()].sort()).toEqual(
       ['ID', 'IS_PINNED', 'NT_BODY', 'NT_CATEGORY', 'NT_CODE', 'NT_DATE', 'NT_SCORE', 'NT_SORT', 'NT_TITLE'],
@@ -94,6 +99,25 @@ describe(`migrations on ${dialect}`, () => {
     expect(await db.selectFrom('FIXTURE_NOTICE').select('NT_CODE').orderBy('ID').execute()).toEqual([{ NT_CODE: 'n1' }, { NT_CODE: 'n2' }]);
   });
 
+  it('a generated migration gives a new entity that declares fullText what its search needs, after which nothing differs', async () => {
+    const generated = await generatedMigration(withSearchedNotice, 'fixture_searched_notice');
+    cleanups.push(generated.cleanup);
+    const db = await emptyDatabase();
+    await runMigrations(db, dialect, generated.all);
+    expect(describeDiff(diffSchema(withSearchedNotice, await introspect(db, dialect), dialect))).toEqual([]);
+    await db.insertInto('FIXTURE_SEARCHED_NOTICE').values({ NT_CODE: 'n1', NT_TITLE: '造价通知' }).execute();
+    await db.insertInto('FIXTURE_SEARCHED_NOTICE').values({ NT_CODE: 'n2', NT_TITLE: '其他通知' }).execute();
+    const page = (text: string) => [{ source: 'content', fileName: '', fileUrl: '', page: 0, text }];
+    await insertPages(db, dialect, searchedNoticeResource, { Id: 1, IsPinned: 1 }, 1, page('建设工程造价由分部分项工程费组成'), { type: 1, category: null });
+    await insertPages(db, dialect, searchedNoticeResource, { Id: 2, IsPinned: 0 }, 2, page('本通知与工程无关'), { type: 0, category: null });
+    const database = { db, dialect } as unknown as Db;
+    const found = async (text: string, type?: number) =>
+      (await searchFullText(database, searchedNoticeResource, { text, ...(type === undefined ? {} : { type }), pageIndex: 1, pageSize: 20 })).rows.map((r) => [r.Id, r.NtTitle]);
+    expect(await found('程造价')).toEqual([[1, '造价通知']]);
+    expect((await found('工程')).map(([id]) => id).sort()).toEqual([1, 2]);
+    expect(await found('工程', 0)).toEqual([[2, '其他通知']]);
+  });
+
   it("the daily figures' table comes to a database with rows, keeping every row as it was", async () => {
     const db = await emptyDatabase();
     const daily = Object.keys(MIGRATIONS).find((name) => name.endsWith('_video_daily'));
@@ -113,7 +137,7 @@ describe(`migrations on ${dialect}`, () => {
     await runMigrations(db, dialect, MIGRATIONS);
     expect(await snapshot()).toEqual(before);
     const shape = await introspect(db, dialect);
-    expect(describeDiff(diffSchema(RESOURCES, shape))).toEqual([]);
+    expect(describeDiff(diffSchema(RESOURCES, shape, dialect))).toEqual([]);
     expect([...shape.get('VIDEO_DAILY')!.columns.keys()].sort()).toEqual(['DAY', 'ID', 'VD_CODE', 'VD_FABULOUS', 'VD_NUM']);
     expect(await db.selectFrom('VIDEO_DAILY').selectAll().execute()).toEqual([]);
     // One row per video and day, held by the database itself.
@@ -139,7 +163,7 @@ describe(`migrations on ${dialect}`, () => {
     expect(await db.selectFrom('VIDEO').selectAll().orderBy('ID').execute()).toEqual(
       before.map((row) => ({ ...row, VD_LEVEL: 1, VD_SUBTITLE: "无'", VD_RATING: null })),
     );
-    expect(describeDiff(diffSchema(withVideoLevel, await introspect(db, dialect)))).toEqual([]);
+    expect(describeDiff(diffSchema(withVideoLevel, await introspect(db, dialect), dialect))).toEqual([]);
 
     const counts = async () =>
       (await db.selectFrom('ROW_COUNT').select(['FILTER_KEY', 'ROW_COUNT']).where('TABLE_NAME', '=', 'VIDEO').orderBy('FILTER_KEY').execute()).map(

@@ -132,3 +132,28 @@ export const tallyResource = {
 } as unknown as ResourceDescriptor;
 
 export const withTally: readonly ResourceDescriptor[] = [...RESOURCES, tallyResource];
+
+/**
+ * An entity whose documents are searched (`fullText`): the notice above on a table of its own, its
+ * body indexed. On SQLite it needs an FTS5 table of its own (docs/fullText.md), which the generator writes.
+ */
+export const searchedNoticeResource = {
+  ...noticeResource,
+  resource: 'fixtureSearchedNotice',
+  label: '测试检索公告',
+  table: 'FIXTURE_SEARCHED_NOTICE',
+  calls: { list: 'GetFixtureSearchedNoticeListInAdmin' },
+  // The search's type filter: FT_PAGE.TYPE holds an integer (migration 011).
+  filters: ['IsPinned'],
+  fullText: { call: 'SearchFixtureSearchedNoticeFullText', richText: ['NtBody'], sources: { NtBody: 'content' } },
+} as unknown as ResourceDescriptor;
+
+export const withSearchedNotice: readonly ResourceDescriptor[] = [...RESOURCES, searchedNoticeResource];
+
+/** The video descriptor declaring `fullText` (its handouts read): an existing table, with rows, gains an index. */
+export const withSearchedVideo: readonly ResourceDescriptor[] = RESOURCES.map((d) =>
+  d.resource === 'video' ? { ...d, fullText: { call: 'SearchFixtureVideoFullText', files: ['VdEnclosure'] } } : d,
+);
+
+/** The articles no longer declaring `fullText`: their index goes, 统一口径's stays. */
+export const withoutArticleSearch: readonly ResourceDescriptor[] = RESOURCES.map((d) => (d.table === 'DOC_ARTICLE' ? { ...d, fullText: undefined } : d));

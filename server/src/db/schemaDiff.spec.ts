@@ -11,7 +11,21 @@ import ts from 'typescript';
 import { afterEach, describe, expect, it } from 'vitest';
 import { RESOURCES } from '../../../schemas/index';
 import { toColumn, type ResourceDescriptor } from '../../../schemas/descriptor';
-import { noticeResource, tallyResource, videoWithLevel, withNotice, withTally, withVideoLevel, generatedMigration } from '../../../tests/helpers/schemaFixtures';
+import {
+  noticeResource,
+  searchedNoticeResource,
+  tallyResource,
+  videoWithLevel,
+  withNotice,
+  withoutArticleSearch,
+  withSearchedNotice,
+  withSearchedVideo,
+  withTally,
+  withVideoLevel,
+  generatedMigration,
+} from '../../../tests/helpers/schemaFixtures';
+import { searchFullText } from '../fullText/search';
+import { insertPages } from '../fullText/store';
 import { runMigrations, type Db } from './database';
 import { entityFiles, migrationNames, nextMigrationName, renderEntities, renderRegistry } from './generatedFiles';
 import { MIGRATIONS } from './migrations/index';
@@ -160,6 +174,8 @@ describe('the generator, given an extra entity', () => {
     ['a new table', withNotice, 'fixture_notice'],
     ['new columns on a table with rows', withVideoLevel, 'video_level'],
     ['a new table with fields unique together', withTally, 'fixture_tally'],
+    ['a new table whose documents are searched', withSearchedNotice, 'fixture_searched_notice'],
+    ['a table whose documents are no longer searched', withoutArticleSearch, 'no_article_search'],
   ] as const)('writes a file that type-checks and lints clean, as it will be kept: %s', async (_case, descriptors, slug) => {
     const generated = await generatedMigration(descriptors, slug);
     cleanups.push(generated.cleanup);
@@ -179,6 +195,90 @@ describe('the generator, given an extra entity', () => {
       filePath: path.join(REPO, `server/src/db/migrations/${generated.name}.ts`),
     });
     expect(result!.messages.map((m) => `${m.line}: ${m.message}`)).toEqual([]);
+  });
+});
+
+describe('the generator, given entities that gain or lose `fullText`', () => {
+  /** An FTS5 table's definition as SQLite keeps it, its name left out. */
+  const definition = async (db: RawDb, table: string) =>
+    (await sql<{ sql: string }>`select sql from sqlite_master where name = ${table}`.execute(db)).rows[0]?.sql.replace(table, 'T');
+
+  it('plans an FTS5 table for an entity that declares it, and nothing for the two of 011', async () => {
+    const diff = diffSchema(withSearchedNotice, await migratedShape(MIGRATIONS));
+    expect(diff.createFullText).toEqual([{ table: 'FIXTURE_SEARCHED_NOTICE', resources: ['fixtureSearchedNotice'] }]);
+    expect(diff.dropFullText).toEqual([]);
+    expect(describeDiff(diff)).toContain('new full-text index FIXTURE_SEARCHED_NOTICE_FTS (FTS5, SQLite) for fixtureSearchedNotice; its records queued for the indexer');
+    // PostgreSQL's index is FT_PAGE's tsvector, one for every table: nothing to plan there.
+    expect(diffSchema(withSearchedNotice, await migratedShape(MIGRATIONS), 'postgres').createFullText).toEqual([]);
+  });
+
+  it("writes a migration that makes its FTS5 table as 011 made the articles', and a search finds its records", async () => {
+    const generated = await generatedMigration(withSearchedNotice, 'fixture_searched_notice');
+    cleanups.push(generated.cleanup);
+    const db = memoryDb();
+    cleanups.push(() => db.destroy());
+    await runMigrations(db, 'sqlite', generated.all);
+    expect(describeDiff(diffSchema(withSearchedNotice, await introspect(db, 'sqlite')))).toEqual([]);
+    expect(await definition(db, 'FIXTURE_SEARCHED_NOTICE_FTS')).toBe(await definition(db, 'DOC_ARTICLE_FTS'));
+
+    await db.insertInto('FIXTURE_SEARCHED_NOTICE').values({ NT_CODE: 'n1', NT_TITLE: '造价通知', IS_PINNED: 1 }).execute();
+    await db.insertInto('FIXTURE_SEARCHED_NOTICE').values({ NT_CODE: 'n2', NT_TITLE: '其他通知' }).execute();
+    const pages = (text: string) => [{ source: 'content', fileName: '', fileUrl: '', page: 0, text }];
+    await insertPages(db, 'sqlite', searchedNoticeResource, { Id: 1, IsPinned: 1 }, 1, pages('建设工程造价由分部分项工程费组成'), { type: 1, category: null });
+    await insertPages(db, 'sqlite', searchedNoticeResource, { Id: 2, IsPinned: 0 }, 2, pages('本通知与工程无关'), { type: 0, category: null });
+    const database = { db, dialect: 'sqlite' } as unknown as Db;
+    const found = async (text: string, type?: number) =>
+      (await searchFullText(database, searchedNoticeResource, { text, ...(type === undefined ? {} : { type }), pageIndex: 1, pageSize: 20 })).rows.map((r) => [r.Id, r.NtTitle, r.Source]);
+    expect(await found('程造价')).toEqual([[1, '造价通知', 'content']]);
+    expect(await found('工程')).toHaveLength(2);
+    expect(await found('工程', 0)).toEqual([[2, '其他通知', 'content']]);
+  });
+
+  it('queues the records of an existing table that gains it', async () => {
+    const db = memoryDb();
+    cleanups.push(() => db.destroy());
+    await runMigrations(db, 'sqlite', MIGRATIONS);
+    await db.insertInto('VIDEO_TYPE').values({ VDT_CODE: 't1', VDT_NAME: '一' }).execute();
+    await db.insertInto('VIDEO').values({ VD_CODE: 'v1', VDT_CODE: 't1', VD_NAME: '甲' }).execute();
+    await db.insertInto('VIDEO').values({ VD_CODE: 'v2', VDT_CODE: 't1', VD_NAME: '乙' }).execute();
+    const generated = await generatedMigration(withSearchedVideo, 'video_search');
+    cleanups.push(generated.cleanup);
+    expect(describeDiff(generated.diff)).toEqual(['new full-text index VIDEO_FTS (FTS5, SQLite) for video; its records queued for the indexer']);
+    await runMigrations(db, 'sqlite', generated.all);
+    expect(describeDiff(diffSchema(withSearchedVideo, await introspect(db, 'sqlite')))).toEqual([]);
+    expect(await db.selectFrom('FT_JOB').select(['TBL', 'RECORD_ID', 'STATE']).orderBy('RECORD_ID').execute()).toEqual([
+      { TBL: 'VIDEO', RECORD_ID: 1, STATE: 'waiting' },
+      { TBL: 'VIDEO', RECORD_ID: 2, STATE: 'waiting' },
+    ]);
+    // Again: nothing changes, no record queued twice.
+    await generated.module.up(db, 'sqlite');
+    expect(await db.selectFrom('FT_JOB').select('RECORD_ID').execute()).toHaveLength(2);
+  });
+
+  it('drops the index of a table whose entity no longer declares it, with its pages and queue, and keeps the others', async () => {
+    const db = memoryDb();
+    cleanups.push(() => db.destroy());
+    await runMigrations(db, 'sqlite', MIGRATIONS);
+    const article = RESOURCES.find((d) => d.table === 'DOC_ARTICLE')!;
+    const tykj = RESOURCES.find((d) => d.table === 'TYKJ_ARTICLE')!;
+    const page = [{ source: 'content', fileName: '', fileUrl: '', page: 0, text: '工程造价' }];
+    await insertPages(db, 'sqlite', article, { Id: 1 }, 1, page, { type: 0, category: null });
+    await insertPages(db, 'sqlite', tykj, { Id: 1 }, 1, page, { type: 0, category: null });
+    await db.insertInto('FT_JOB').values({ TBL: 'DOC_ARTICLE', RECORD_ID: 2, DUE_AT: '2026-01-01T00:00:00.000Z' }).execute();
+
+    const generated = await generatedMigration(withoutArticleSearch, 'no_article_search');
+    cleanups.push(generated.cleanup);
+    expect(generated.diff.dropFullText).toEqual(['DOC_ARTICLE']);
+    expect(describeDiff(generated.diff)).toEqual(['drop the full-text index of DOC_ARTICLE (DOC_ARTICLE_FTS, its pages and queue): no entity of it declares fullText']);
+    await runMigrations(db, 'sqlite', generated.all);
+    const shape = await introspect(db, 'sqlite');
+    expect(describeDiff(diffSchema(withoutArticleSearch, shape))).toEqual([]);
+    expect(shape.has('DOC_ARTICLE_FTS')).toBe(false);
+    expect(shape.get('TYKJ_ARTICLE_FTS')?.module).toBe('fts5');
+    expect(await db.selectFrom('FT_PAGE').select('TBL').execute()).toEqual([{ TBL: 'TYKJ_ARTICLE' }]);
+    expect(await db.selectFrom('FT_JOB').select('TBL').execute()).toEqual([]);
+    // Taken back: the generator plans the index again.
+    expect(diffSchema(RESOURCES, shape).createFullText).toEqual([{ table: 'DOC_ARTICLE', resources: ['article'] }]);
   });
 });
 

@@ -1,9 +1,11 @@
 // What the entity declarations need of the database, compared with a migrated one, and the
 // migration that closes the gap. A descriptor needs its table with an integer primary key `ID`, a
 // column per stored field, its code field unique, a unique index per set of fields it declares
-// `unique`, and an index reading its default order under every filter shape its lists use. `npm run db:generate` (scripts/db-generate.ts) writes the
+// `unique`, and an index reading its default order under every filter shape its lists use; a
+// descriptor with `fullText`, on SQLite, an FTS5 table of its own (docs/fullText.md). `npm run db:generate` (scripts/db-generate.ts) writes the
 // migration; the tests (schemaDiff.spec.ts, tests/api/migrations.test.ts) fail while one is due.
-// Only additions are ever planned: nothing is dropped or rewritten.
+// Only additions are planned, but for the full-text index of a table whose entities no longer
+// declare `fullText`: derived from the records, it is dropped. Nothing else is dropped or rewritten.
 import SQLite from 'better-sqlite3';
 import { Kysely, sql, SqliteDialect } from 'kysely';
 import { toColumn, type ResourceDescriptor } from '../../../schemas/descriptor';
@@ -38,6 +40,8 @@ export interface TableInfo {
   readonly primaryKey: readonly string[];
   /** Every index, the primary key included (SQLite's rowid key as a one-column index on it). */
   readonly indexes: readonly IndexInfo[];
+  /** A virtual table's module, lower-case (`fts5`); SQLite only. */
+  readonly module?: string;
 }
 
 export type DatabaseShape = ReadonlyMap<string, TableInfo>;
@@ -54,17 +58,31 @@ export async function introspect(db: RawDb, dialect: DialectName): Promise<Datab
   } else {
     keys = await sqliteKeys(db, tables.map((t) => t.name));
   }
+  const modules = dialect === 'sqlite' ? await sqliteModules(db) : new Map<string, string>();
   const shape = new Map<string, TableInfo>();
   for (const table of tables) {
     const own = keys.get(table.name) ?? { primaryKey: [], indexes: [] };
+    const module = modules.get(table.name);
     shape.set(table.name, {
       name: table.name,
       columns: new Map(table.columns.map((c) => [c.name, c.dataType])),
       primaryKey: own.primaryKey,
       indexes: own.indexes,
+      ...(module ? { module } : {}),
     });
   }
   return shape;
+}
+
+/** The module of each virtual table (`create virtual table … using fts5(…)`), by table name. */
+async function sqliteModules(db: RawDb): Promise<Map<string, string>> {
+  const { rows } = await sql<{ name: string; sql: string | null }>`select name, sql from sqlite_master where type = 'table'`.execute(db);
+  const out = new Map<string, string>();
+  for (const row of rows) {
+    const module = /^\s*create\s+virtual\s+table\s.*?\busing\s+(\w+)/is.exec(row.sql ?? '')?.[1];
+    if (module) out.set(row.name, module.toLowerCase());
+  }
+  return out;
 }
 
 interface Keys {
@@ -387,6 +405,16 @@ export interface PlannedIndex {
   readonly unique?: true;
 }
 
+/** The SQLite FTS5 table of an entity table with `fullText` (server/src/fullText/store.ts writes it, search.ts reads it). */
+export const fullTextTable = (table: string) => `${table}_FTS`;
+
+/**
+ * Its definition, as migration 011 made the articles' (a spec compares them): contentless (the
+ * text is FT_PAGE's), rows deletable by rowid (minus FT_PAGE.ID), the tokens already spaced by
+ * server/src/fullText/tokens.ts, which unicode61 keeps as they are.
+ */
+export const FTS5_ARGUMENTS = "BODY, PAIRS, TAG, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0'";
+
 export interface SchemaDiff {
   /** Whole tables, created with their columns; their indexes are in `createIndexes`. */
   readonly createTables: readonly TableSpec[];
@@ -395,19 +423,37 @@ export interface SchemaDiff {
   readonly createIndexes: readonly PlannedIndex[];
   /** Existing tables whose totals (ROW_COUNT) are counted again: a filter was added. */
   readonly recounts: readonly { table: string; sets: readonly (readonly string[])[] }[];
+  /**
+   * Tables whose entities declare `fullText` and have no FTS5 table (SQLite; PostgreSQL's index is
+   * FT_PAGE's tsvector, one for every table): created, and their records queued for the indexer.
+   */
+  readonly createFullText: readonly { table: string; resources: readonly string[] }[];
+  /** Tables with an FTS5 table whose entities no longer declare `fullText`: their index, pages and queue go. */
+  readonly dropFullText: readonly string[];
   /** What only a hand-written migration can do; while there are any, nothing is generated. */
   readonly problems: readonly string[];
 }
 
 export const isEmpty = (diff: SchemaDiff) =>
-  diff.createTables.length + diff.addColumns.length + diff.createIndexes.length + diff.recounts.length + diff.problems.length === 0;
+  diff.createTables.length +
+    diff.addColumns.length +
+    diff.createIndexes.length +
+    diff.recounts.length +
+    diff.createFullText.length +
+    diff.dropFullText.length +
+    diff.problems.length ===
+  0;
 
 /** PostgreSQL's longest identifier. */
 const MAX_NAME = 63;
 const IDENTIFIER = /^[A-Z_][A-Z0-9_]*$/;
 
-/** What the declarations need and the database lacks. */
-export function diffSchema(descriptors: readonly ResourceDescriptor[], shape: DatabaseShape): SchemaDiff {
+/**
+ * What the declarations need and the database lacks. The generator compares with SQLite (a fresh
+ * database taken through the migrations); `postgres` compares a PostgreSQL database, which has no
+ * FTS5 tables.
+ */
+export function diffSchema(descriptors: readonly ResourceDescriptor[], shape: DatabaseShape, dialect: DialectName = 'sqlite'): SchemaDiff {
   const createTables: TableSpec[] = [];
   const addColumns: { table: string; column: ColumnSpec }[] = [];
   const createIndexes: PlannedIndex[] = [];
@@ -493,7 +539,23 @@ export function diffSchema(descriptors: readonly ResourceDescriptor[], shape: Da
     // A new filter on a table with rows: its totals are not kept yet, so all are counted again.
     if (filterAdded && spec.countedSets.length > 0) recounts.push({ table: spec.table, sets: spec.countedSets });
   }
-  return { createTables, addColumns, createIndexes, recounts, problems };
+  const { createFullText, dropFullText } = dialect === 'sqlite' ? fullTextDiff(descriptors, shape) : { createFullText: [], dropFullText: [] };
+  return { createTables, addColumns, createIndexes, recounts, createFullText, dropFullText, problems };
+}
+
+/** FTS5 tables to create (an entity declares `fullText`) and to drop (none of its table's does any more). */
+function fullTextDiff(descriptors: readonly ResourceDescriptor[], shape: DatabaseShape): Pick<SchemaDiff, 'createFullText' | 'dropFullText'> {
+  const searched = new Map<string, string[]>();
+  for (const d of descriptors) if (d.fullText) searched.set(d.table, [...(searched.get(d.table) ?? []), d.resource]);
+  const createFullText = [...searched]
+    .filter(([table]) => shape.get(fullTextTable(table))?.module !== 'fts5')
+    .map(([table, resources]) => ({ table, resources }));
+  const dropFullText = [...shape.values()]
+    .filter((t) => t.module === 'fts5' && t.name.endsWith(fullTextTable('')) && IDENTIFIER.test(t.name))
+    .map((t) => t.name.slice(0, -fullTextTable('').length))
+    .filter((table) => !searched.has(table))
+    .sort();
+  return { createFullText, dropFullText };
 }
 
 function uniqueName(base: string, taken: ReadonlySet<string>): string {
@@ -516,6 +578,8 @@ export function describeDiff(diff: SchemaDiff): string[] {
     ...diff.addColumns.map(({ table, column }) => `new column ${table}.${columnText(column)} (${column.field})`),
     ...diff.createIndexes.map((i) => `new ${i.unique ? 'unique index' : 'index'} ${i.name} on ${i.table} (${indexText(i.columns)}) for ${i.purpose}`),
     ...diff.recounts.map((r) => `totals of ${r.table} (ROW_COUNT) counted again for its filters`),
+    ...diff.createFullText.map((f) => `new full-text index ${fullTextTable(f.table)} (FTS5, SQLite) for ${f.resources.join(', ')}; its records queued for the indexer`),
+    ...diff.dropFullText.map((table) => `drop the full-text index of ${table} (${fullTextTable(table)}, its pages and queue): no entity of it declares fullText`),
   ];
 }
 
@@ -547,8 +611,9 @@ function countKey(set: readonly string[]): string {
 export function renderMigration(diff: SchemaDiff, name: string): string {
   if (diff.problems.length > 0) throw new Error(`cannot generate a migration:\n${diff.problems.join('\n')}`);
   const body: string[] = [];
-  const usesDialect = diff.createTables.length > 0 || diff.addColumns.length > 0;
-  const usesSql = diff.addColumns.length > 0 || diff.recounts.length > 0;
+  const fullText = diff.createFullText.length + diff.dropFullText.length > 0;
+  const usesDialect = diff.createTables.length > 0 || diff.addColumns.length > 0 || fullText;
+  const usesSql = diff.addColumns.length > 0 || diff.recounts.length > 0 || fullText;
   for (const t of diff.createTables) {
     body.push(
       `  // ${t.resources.join(', ')}`,
@@ -595,6 +660,24 @@ export function renderMigration(diff: SchemaDiff, name: string): string {
         `  await sql\`insert into "ROW_COUNT" ("TABLE_NAME", "FILTER_KEY", "ROW_COUNT") select ${lit(r.table)}, ${countKey(set)}, count(*) from "${r.table}"${groupBy}\`.execute(db);`,
       );
     }
+  }
+  for (const { table, resources } of diff.createFullText) {
+    body.push(
+      `  // ${resources.join(', ')}: its full-text index (docs/fullText.md). On SQLite an FTS5 table of its own; on PostgreSQL`,
+      `  // FT_PAGE's tsvector serves every table. Its records, already there, are queued for the indexer.`,
+      `  if (dialect === 'sqlite') {`,
+      `    await sql\`create virtual table if not exists "${fullTextTable(table)}" using fts5(${FTS5_ARGUMENTS})\`.execute(db);`,
+      `  }`,
+      `  // \`where true\`: SQLite's parser needs it before an upsert's ON CONFLICT.`,
+      `  await sql\`insert into "FT_JOB" ("TBL", "RECORD_ID", "STATE", "VERSION", "TRIES", "DUE_AT") select '${table}', "ID", 'waiting', 1, 0, \${new Date().toISOString()} from "${table}" where true on conflict ("TBL", "RECORD_ID") do nothing\`.execute(db);`,
+    );
+  }
+  for (const table of diff.dropFullText) {
+    body.push(
+      `  // ${table}: no entity of it declares fullText any more. Its index is derived from its records: it goes.`,
+      `  if (dialect === 'sqlite') await sql\`drop table if exists "${fullTextTable(table)}"\`.execute(db);`,
+      ...['FT_PAGE', 'FT_SOURCE', 'FT_JOB'].map((t) => `  await sql\`delete from "${t}" where "TBL" = '${table}'\`.execute(db);`),
+    );
   }
   const summary = describeDiff(diff).map((line) => `// - ${line}`);
   return [

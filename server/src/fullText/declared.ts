@@ -44,6 +44,19 @@ export function typeFilter(descriptor: ResourceDescriptor): string | undefined {
   return descriptor.filters.find((f) => f !== category);
 }
 
+/**
+ * What the index cannot hold of a descriptor: its type filter is copied into FT_PAGE.TYPE, an
+ * integer column (migration 011), so it must be an integer field (PostgreSQL refuses any other).
+ */
+export function fullTextProblems(descriptor: ResourceDescriptor): string[] {
+  const type = descriptor.fullText ? typeFilter(descriptor) : undefined;
+  if (type === undefined) return [];
+  const property = descriptor.schema.properties[type] as { type?: string | readonly string[]; enum?: readonly unknown[] } | undefined;
+  const types = property?.type === undefined ? [] : typeof property.type === 'string' ? [property.type] : property.type;
+  const integer = types.includes('integer') || types.includes('boolean') || (types.length === 0 && typeof property?.enum?.[0] === 'number');
+  return integer ? [] : [`${descriptor.resource}: the full-text search's type filter ${type} must be an integer field (FT_PAGE.TYPE)`];
+}
+
 /** The fields whose change calls for reading a record again: its sources. */
 export function sourceFields(descriptor: ResourceDescriptor): string[] {
   const ft = descriptor.fullText;

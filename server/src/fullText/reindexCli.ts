@@ -62,8 +62,9 @@ async function main() {
     const seconds = (Date.now() - began) / 1000;
     const rate = done / Math.max(seconds, 0.001);
     const left = Math.max(0, total - done);
-    const eta = rate > 0 ? Math.round(left / rate) : 0;
-    const text = `${done}/${total} 条记录  ${rate.toFixed(1)} 条/秒  剩余约 ${eta} 秒`;
+    // No time left is guessed before a record is done, and none said to be 0 while records are left.
+    const eta = done > 0 ? `  ${rate.toFixed(1)} 条/秒  剩余约 ${Math.ceil(left / rate)} 秒` : '';
+    const text = `${done}/${total} 条记录${eta}`;
     if (tty) {
       const width = 30;
       const filled = total > 0 ? Math.round((width * Math.min(done, total)) / total) : width;

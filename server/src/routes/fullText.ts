@@ -13,6 +13,7 @@ import { categoryFilter, FULL_TEXT_RESOURCES, fullTextByTable, typeFilter } from
 import { searchFullText } from '../fullText/search';
 import { enqueue, type AnyDb } from '../fullText/store';
 import { readRoute, writeRoute } from './crud';
+import { currentFileUrl } from './rules';
 
 export const MSG_TEXT_REQUIRED = '请输入要搜索的文字';
 export const msgTextTooLong = () => `搜索文字不能超过${FULL_TEXT_MAX_CHARS}个字`;
@@ -56,7 +57,9 @@ export default async function fullTextRoutes(app: FastifyInstance) {
         pageIndex: Number(params.PageIndex ?? 1),
         pageSize: Number(params.PageSize ?? FULL_TEXT_PAGE_SIZE),
       });
-      return { ...ok(rows, undefined, total), totalCapped };
+      // A file's URL as the record's own calls present it (FT_PAGE keeps it as the record stored it).
+      const presented = rows.map((r) => (r.FileUrl === undefined ? r : { ...r, FileUrl: currentFileUrl(r.FileUrl, app.storage) }));
+      return { ...ok(presented, undefined, total), totalCapped };
     });
   }
 

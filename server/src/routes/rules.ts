@@ -214,16 +214,22 @@ export async function checkDelete(descriptor: ResourceDescriptor, ctx: RuleConte
 }
 
 /**
+ * A stored file URL of ours in the form the driver hands out now (with S3_READ=private a record
+ * saved with the bucket's public URL reads as `/files/<key>`, so closing the bucket breaks no
+ * record); another site's URL as it is.
+ */
+export function currentFileUrl(url: string, storage?: StorageDriver): string {
+  const key = storage?.keyOf(url);
+  return key === undefined ? url : storage!.fileUrl(key);
+}
+
+/**
  * Shapes a stored row for the wire: malformed file lists read as an empty list, and with `storage`
- * our file URLs in the form the driver hands out now (with S3_READ=private a record saved with the
- * bucket's public URL reads as `/files/<key>`, so closing the bucket breaks no record).
+ * our file URLs as the driver hands them out now (currentFileUrl).
  */
 export function present(descriptor: ResourceDescriptor, row: Row, storage?: StorageDriver): Row {
   const out: Row = { ...row };
-  const current = (url: string) => {
-    const key = storage?.keyOf(url);
-    return key === undefined ? url : storage!.fileUrl(key);
-  };
+  const current = (url: string) => currentFileUrl(url, storage);
   for (const field of fieldsWith(descriptor, 'application/json')) {
     if (field in out) out[field] = JSON.stringify(parseFileList(out[field]).map((f) => ({ ...f, url: current(f.url) })));
   }
