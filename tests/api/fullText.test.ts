@@ -142,6 +142,21 @@ describe('full-text search', () => {
     }
   });
 
+  it('finds pages written before NORM was (empty) as well, by the index', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the index's tables are not typed
+    const db = main.server.app.database.db as any;
+    const saved = (await db.selectFrom('FT_PAGE').select(['ID', 'NORM']).execute()) as { ID: number; NORM: string }[];
+    await db.updateTable('FT_PAGE').set({ NORM: '' }).execute();
+    try {
+      for (const query of QUERIES) {
+        const res = await search(main.admin, 'Xcx1', { Text: query });
+        expect(res.body.data.map(keyOf).sort(), query).toEqual(await scan(main.server, 'DOC_ARTICLE', query));
+      }
+    } finally {
+      for (const { ID, NORM } of saved) await db.updateTable('FT_PAGE').set({ NORM }).where('ID', '=', ID).execute();
+    }
+  });
+
   it('finds a 文号 typed with other brackets, and highlights the words in the snippet', async () => {
     const res = await search(main.admin, 'Xcx1', { Text: '建标[2013]44号' });
     expect(res.body.data.map((h) => h.Id)).toEqual([main.ids.body]);

@@ -2,18 +2,19 @@
 // the record's filters (document type, category and everything under it) inside the query, and the
 // same answer on SQLite and PostgreSQL.
 //
-// Bounded work, whatever the word: the index is read newest page first (FT_PAGE.ID, the order pages
-// were indexed in) and stops at COUNT_CAP + 1 matching pages, so `total` is exact up to 1000 and
-// `totalCapped` says "1000+". Of those, the RANK_POOL newest are ranked (ranked()), in JavaScript so
-// that both databases rank alike; the rest follow newest first. A rarer word (at most RANK_POOL
-// pages) is thus ranked over all its pages.
+// Bounded work, whatever the word: the matching pages are found newest first (FT_PAGE.ID, the order
+// pages were indexed in) and no further than COUNT_CAP + 1, so `total` is exact up to 1000 and
+// `totalCapped` says "1000+". Of those, the RANK_POOL newest are ranked (rank()) from what the
+// database counts of the phrase on each page's NORM, the same on both databases; the rest follow
+// newest first. A rarer word (at most RANK_POOL pages) is thus ranked over all its pages. Only the
+// pages shown are read whole, for their snippets.
 import { sql } from 'kysely';
 import { toColumn, type FullTextSource, type ResourceDescriptor } from '../../../schemas/descriptor';
 import type { FullTextHit } from '../../../schemas/fullText';
 import type { Db } from '../db/database';
 import { categoryFilter, categoryTag, typeFilter, typeTag } from './declared';
 import type { AnyDb } from './store';
-import { ftsMatch, phraseHits, queryTokens, snippetOf, tsqueryLiteral } from './tokens';
+import { ftsMatch, normText, pairLexemes, phraseHits, queryTokens, snippetOf, tsqueryAll, tsqueryLiteral } from './tokens';
 
 /** Matching pages counted at most: past it the total is "1000+". */
 export const COUNT_CAP = 1000;
@@ -21,10 +22,10 @@ export const COUNT_CAP = 1000;
 export const RANK_POOL = 200;
 /** A category's subtree up to this many categories is also a filter of the FTS5 query itself. */
 const TAGGED_CATEGORIES = 64;
-/** BM25's constants, and the average page length in characters it normalises by. */
+/** BM25's constants, and the average length of a page's NORM (characters) it normalises by. */
 const K1 = 1.2;
 const B = 0.75;
-const AVERAGE_CHARS = 600;
+const AVERAGE_NORM = 800;
 /** A result whose record's name holds the words comes first among equals. */
 const NAME_BONUS = 1;
 
@@ -40,17 +41,6 @@ export interface SearchQuery {
 
 /** A hit as the wire carries it (schemas/fullText.ts, which the screens read too). */
 export type SearchResult = FullTextHit;
-
-interface Detail {
-  ID: number;
-  RECORD_ID: number;
-  SOURCE: string;
-  FILE_URL: string;
-  PAGE: number;
-  FILE_NAME: string;
-  TEXT: string;
-  [column: string]: unknown;
-}
 
 /** The codes of a category and of every category under it (its tree's table). */
 async function subtree(db: AnyDb, descriptor: ResourceDescriptor, code: string): Promise<string[]> {
@@ -71,7 +61,7 @@ function recordFields(descriptor: ResourceDescriptor): string[] {
   return [...new Set(wanted.filter((f): f is string => !!f && f in descriptor.schema.properties))];
 }
 
-const groupKey = (c: Detail) => `${c.RECORD_ID}\n${c.SOURCE}\n${c.FILE_URL}\n${c.PAGE}`;
+const groupKey = (c: { RECORD_ID: number; SOURCE: string; FILE_URL: string; PAGE: number }) => `${c.RECORD_ID}\n${c.SOURCE}\n${c.FILE_URL}\n${c.PAGE}`;
 
 export async function searchFullText(database: Db, descriptor: ResourceDescriptor, query: SearchQuery): Promise<{ rows: SearchResult[]; total: number; totalCapped: boolean }> {
   const phrase = queryTokens(query.text);
@@ -83,6 +73,7 @@ export async function searchFullText(database: Db, descriptor: ResourceDescripto
   const type = typeField !== undefined && query.type !== undefined && query.type !== '' ? query.type : undefined;
   const codes = category && query.category && query.category !== category.tree.root ? await subtree(db, descriptor, query.category) : undefined;
   if (codes && codes.length === 0) return { rows: [], total: 0, totalCapped: false };
+  const norm = normText(phrase);
 
   let ids: number[];
   if (database.dialect === 'sqlite') {
@@ -103,39 +94,99 @@ export async function searchFullText(database: Db, descriptor: ResourceDescripto
           order by f.rowid limit ${COUNT_CAP + 1}`.execute(db);
     ids = rows.map((r) => Number(r.ID));
   } else {
-    const conditions = [
-      ...(type !== undefined ? [sql`p."TYPE" = ${type}`] : []),
-      ...(codes ? [sql`p."SC_CODE" in (${sql.join(codes)})`] : []),
-    ];
-    const and = conditions.length > 0 ? sql` and ${sql.join(conditions, sql` and `)}` : sql``;
-    const { rows } = await sql<{ ID: number }>`
-      select p."ID" from "FT_PAGE" p
-      where p."TBL" = ${table} and p."TSV" @@ ${tsqueryLiteral(phrase)}::tsquery${and}
-      order by p."ID" desc limit ${COUNT_CAP + 1}`.execute(db);
-    ids = rows.map((r) => Number(r.ID));
+    ids = await postgresMatches(db, table, phrase, norm, type, codes);
   }
   // Pages, counted: a page longer than MAX_PAGE_TOKENS counts once per part (store.ts).
   const totalCapped = ids.length > COUNT_CAP;
   const total = Math.min(ids.length, COUNT_CAP);
 
-  const ranked = rank(descriptor, await readDetails(db, descriptor, ids.slice(0, RANK_POOL)), phrase);
+  const ranked = await rankPool(db, descriptor, ids.slice(0, RANK_POOL), phrase, norm);
   // The ranked pool, then the other matching pages newest first.
-  const order: (number | Ranked)[] = [...ranked, ...ids.slice(RANK_POOL, COUNT_CAP)];
+  const order = [...ranked.map((r) => r.ID), ...ids.slice(RANK_POOL, COUNT_CAP)];
   const from = (query.pageIndex - 1) * query.pageSize;
   const page = order.slice(from, from + query.pageSize);
-  const unread = page.filter((c): c is number => typeof c === 'number');
-  const more = unread.length > 0 ? rank(descriptor, await readDetails(db, descriptor, unread), phrase, false) : [];
-  const byId = new Map(more.map((r) => [r.detail.ID, r]));
-  const shown = new Set(ranked.map((r) => groupKey(r.detail)));
-  const rows = page.flatMap((c) => {
-    if (typeof c !== 'number') return [present(descriptor, c)];
-    const r = byId.get(c);
+  const details = new Map((await readDetails(db, descriptor, page)).map((d) => [d.ID, d]));
+  const shown = new Set(ranked.map(groupKey));
+  const pooled = new Set(ranked.map((r) => r.ID));
+  const rows = page.flatMap((id) => {
+    const detail = details.get(id);
     // A part of a long page already shown among the ranked is not shown twice.
-    return r && !shown.has(groupKey(r.detail)) ? [present(descriptor, r)] : [];
+    if (!detail || (!pooled.has(id) && shown.has(groupKey(detail)))) return [];
+    return [present(descriptor, detail, phraseHits(detail.TEXT, phrase))];
   });
   return { rows, total, totalCapped };
 }
 
+/** What the planner knows of the tsvectors' lexemes (pg_stats): how often each common one is on a page. */
+interface LexemeStats {
+  at: number;
+  pages: number;
+  frequency: Map<string, number>;
+  /** The frequency of the least common lexeme listed: any other is rarer. */
+  floor: number;
+}
+
+/** Read again after this long: ANALYZE (autovacuum's, or npm run reindex's) refreshes them. */
+const STATS_TTL_MS = 60_000;
+const lexemeStatsCache = new WeakMap<AnyDb, Promise<LexemeStats>>();
+
+async function readLexemeStats(db: AnyDb): Promise<LexemeStats> {
+  const { rows } = await sql<{ e: string; f: number }>`
+    select u.e, u.f from pg_stats s, unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) as u(e, f)
+    where s.schemaname = current_schema() and s.tablename = 'FT_PAGE' and s.attname = 'TSV' and u.e is not null`.execute(db);
+  const { rows: size } = await sql<{ n: number }>`select reltuples as n from pg_class where oid = '"FT_PAGE"'::regclass`.execute(db);
+  const frequency = new Map(rows.map((r) => [r.e, Number(r.f)]));
+  return { at: Date.now(), pages: Math.max(0, Number(size[0]?.n ?? 0)), frequency, floor: rows.length > 0 ? Math.min(...frequency.values()) : 0 };
+}
+
+async function lexemeStats(db: AnyDb): Promise<LexemeStats> {
+  let stats = lexemeStatsCache.get(db);
+  if (!stats || Date.now() - (await stats).at > STATS_TTL_MS) {
+    stats = readLexemeStats(db);
+    lexemeStatsCache.set(db, stats);
+    stats.catch(() => lexemeStatsCache.delete(db));
+  }
+  return stats;
+}
+
+/**
+ * PostgreSQL's matching pages, newest first, by one of two ways, whichever reads fewer rows by the
+ * planner's own statistics of the lexemes: a common phrase (on a fraction f of N pages) by walking
+ * the newest pages and checking NORM (about (COUNT_CAP + 1) / f rows), a rarer one by the GIN index
+ * of its pairs (N × f pages, each checked on NORM). Neither reads a tsvector: GIN answers plain
+ * lexemes from the index alone, and the phrase is checked on NORM, in the row. A page written
+ * before NORM existed (empty) is checked on its tsvector.
+ */
+async function postgresMatches(db: AnyDb, table: string, phrase: readonly string[], norm: string, type: string | number | undefined, codes: readonly string[] | undefined): Promise<number[]> {
+  const lexemes = pairLexemes(phrase);
+  const stats = await lexemeStats(db);
+  const f = Math.min(...lexemes.map((l) => stats.frequency.get(l) ?? stats.floor));
+  const walk = f > 0 && stats.pages * f * f >= COUNT_CAP + 1;
+  const conditions = [
+    ...(type !== undefined ? [sql`p."TYPE" = ${type}`] : []),
+    ...(codes ? [sql`p."SC_CODE" in (${sql.join(codes)})`] : []),
+    ...(walk ? [] : [sql`p."TSV" @@ ${tsqueryAll(lexemes)}::tsquery`]),
+    sql`(strpos(p."NORM", ${norm}) > 0 or (p."NORM" = '' and p."TSV" @@ ${tsqueryLiteral(phrase)}::tsquery))`,
+  ];
+  const { rows } = await sql<{ ID: number }>`
+    select p."ID" from "FT_PAGE" p
+    where p."TBL" = ${table} and ${sql.join(conditions, sql` and `)}
+    order by p."ID" desc limit ${COUNT_CAP + 1}`.execute(db);
+  return rows.map((r) => Number(r.ID));
+}
+
+interface Detail {
+  ID: number;
+  RECORD_ID: number;
+  SOURCE: string;
+  FILE_URL: string;
+  PAGE: number;
+  FILE_NAME: string;
+  TEXT: string;
+  [column: string]: unknown;
+}
+
+/** The pages shown, whole, with their records' fields. */
 async function readDetails(db: AnyDb, descriptor: ResourceDescriptor, ids: readonly number[]): Promise<Detail[]> {
   if (ids.length === 0) return [];
   const fields = recordFields(descriptor);
@@ -148,37 +199,51 @@ async function readDetails(db: AnyDb, descriptor: ResourceDescriptor, ids: reado
 }
 
 interface Ranked {
-  detail: Detail;
-  hits: [number, number][];
+  ID: number;
+  RECORD_ID: number;
+  SOURCE: string;
+  FILE_URL: string;
+  PAGE: number;
   score: number;
 }
 
 /**
- * Best first: BM25 of the phrase in the page (its occurrences, against the page's length), a bonus
- * when the record's name holds the words, then the newer page. One per (record, source, file, page).
+ * The pool, best first: BM25 of the phrase in the page (its occurrences, counted by the database on
+ * NORM, against NORM's length), a bonus when the record's name holds the words, then the newer
+ * page. One per (record, source, file, page). The pages' text is not read.
  */
-function rank(descriptor: ResourceDescriptor, details: readonly Detail[], phrase: readonly string[], sort = true): Ranked[] {
-  const nameField = descriptor.nameField;
+async function rankPool(db: AnyDb, descriptor: ResourceDescriptor, ids: readonly number[], phrase: readonly string[], norm: string): Promise<Ranked[]> {
+  if (ids.length === 0) return [];
+  const { rows } = await sql<{ ID: number; RECORD_ID: number; SOURCE: string; FILE_URL: string; PAGE: number; LEN: number; TF: number }>`
+    select "ID", "RECORD_ID", "SOURCE", "FILE_URL", "PAGE", length("NORM") as "LEN",
+      (length("NORM") - length(replace("NORM", ${norm}, ''))) / ${[...norm].length} as "TF"
+    from "FT_PAGE" where "ID" in (${sql.join(ids)})`.execute(db);
+  const names = await recordNames(db, descriptor, [...new Set(rows.map((r) => Number(r.RECORD_ID)))]);
   const best = new Map<string, Ranked>();
-  for (const detail of details) {
-    const hits = phraseHits(detail.TEXT, phrase);
-    // A page whose text no longer holds the words (never expected) is not shown.
-    if (hits.length === 0) continue;
-    const tf = hits.length;
-    let score = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * detail.TEXT.length) / AVERAGE_CHARS));
-    const name = nameField ? detail[nameField] : undefined;
-    if (typeof name === 'string' && phraseHits(name, phrase).length > 0) score += NAME_BONUS;
-    const r: Ranked = { detail, hits, score };
-    const key = groupKey(detail);
+  for (const row of rows) {
+    const tf = Number(row.TF);
+    const length = Number(row.LEN) || AVERAGE_NORM;
+    let score = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / AVERAGE_NORM));
+    const name = names.get(Number(row.RECORD_ID));
+    if (name !== undefined && phraseHits(name, phrase).length > 0) score += NAME_BONUS;
+    const r: Ranked = { ID: Number(row.ID), RECORD_ID: Number(row.RECORD_ID), SOURCE: row.SOURCE, FILE_URL: row.FILE_URL, PAGE: Number(row.PAGE), score };
+    const key = groupKey(r);
     const seen = best.get(key);
-    if (!seen || seen.score < score) best.set(key, r);
+    if (!seen || seen.score < score || (seen.score === score && seen.ID < r.ID)) best.set(key, r);
   }
-  const out = [...best.values()];
-  if (sort) out.sort((a, b) => b.score - a.score || b.detail.ID - a.detail.ID);
-  return out;
+  return [...best.values()].sort((a, b) => b.score - a.score || b.ID - a.ID);
 }
 
-function present(descriptor: ResourceDescriptor, { detail, hits }: Ranked): SearchResult {
+/** The records' names (descriptor.nameField), for the bonus. */
+async function recordNames(db: AnyDb, descriptor: ResourceDescriptor, ids: readonly number[]): Promise<Map<number, string>> {
+  const field = descriptor.nameField;
+  if (!field || ids.length === 0) return new Map();
+  const { rows } = await sql<{ ID: number; NAME: unknown }>`
+    select "ID", ${sql.ref(toColumn(field))} as "NAME" from ${sql.table(descriptor.table)} where "ID" in (${sql.join(ids)})`.execute(db);
+  return new Map(rows.flatMap((r) => (typeof r.NAME === 'string' ? [[Number(r.ID), r.NAME] as const] : [])));
+}
+
+function present(descriptor: ResourceDescriptor, detail: Detail, hits: [number, number][]): SearchResult {
   const out: SearchResult = { Id: detail.RECORD_ID, Source: detail.SOURCE as FullTextSource, ...snippetOf(detail.TEXT, hits) };
   for (const f of recordFields(descriptor)) out[f] = detail[f];
   if (detail.SOURCE === 'file') {

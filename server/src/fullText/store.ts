@@ -5,7 +5,7 @@ import type { ResourceDescriptor } from '../../../schemas/descriptor';
 import type { DialectName } from '../db/database';
 import type { Row } from '../db/row';
 import { categoryFilter, filterFields, sourceFields, tagsOf, typeFilter } from './declared';
-import { spacedPairs, spacedText, tokenize, tsvectorLiteral, type Token } from './tokens';
+import { normText, spacedPairs, spacedText, tokenize, tsvectorLiteral, type Token } from './tokens';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the index's tables are not in tables.ts
 export type AnyDb = Kysely<any>;
@@ -132,6 +132,8 @@ export async function insertPages(db: AnyDb, dialect: DialectName, descriptor: R
     TYPE: filters.type ?? null,
     SC_CODE: filters.category ?? null,
     TEXT: p.text,
+    // The phrase's check and count in the database (tokens.ts, normText).
+    NORM: normText(p.tokens),
   });
   if (dialect === 'postgres') {
     for (let i = 0; i < parts.length; i += PG_BATCH) {

@@ -98,6 +98,24 @@ export function spacedText(tokens: readonly Token[]): string {
   return tokens.map((t) => t.text).join(' ');
 }
 
+/** A token written into NORM: escaped so that no character of it stands for a token of its own. */
+const wrapped = (text: string) => ` ${[...text].map((c) => (SINGLE.test(c) ? `_${c.codePointAt(0)!.toString(16)}_` : c)).join('')} `;
+
+/**
+ * The tokens as one string in which a phrase is a substring (NORM of FT_PAGE; the query's the
+ * same way): a Han character (kana, hangul) as itself, any other token between spaces, so that
+ * `strpos`/`instr` and `replace` of the database find and count the phrase exactly as the index
+ * matches it (at whole tokens, whitespace between them ignored), without reading the tokens again.
+ */
+export function normText(tokens: readonly { text: string }[] | readonly string[]): string {
+  let out = '';
+  for (const t of tokens) {
+    const text = typeof t === 'string' ? t : t.text;
+    out += SINGLE.test(text) ? text : wrapped(text);
+  }
+  return out;
+}
+
 const lexeme = (text: string) => `'${text.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
 
 /**
@@ -145,14 +163,41 @@ export function queryTokens(query: string): string[] {
 
 const ftsString = (text: string) => `"${text}"`;
 
-/** FTS5's MATCH expression: the phrase in BODY, its pairs in PAIRS, and a filter on the TAG column. */
+/**
+ * A token whose pairs are read back one way only: a Han character (kana, hangul), a digit, or a
+ * mark whose code holds a digit. The pair of two such tokens cannot be the pair of two others (a
+ * word, or a mark written in letters only such as «'s `pab`, could be cut otherwise: `pab` 中 is
+ * also « 中), so a phrase of them is exactly the phrase of its pairs.
+ */
+const pairsExact = (token: string) => SINGLE.test(token) || DIGIT.test(token) || /^p[0-9a-f]*[0-9][0-9a-f]*$/.test(token);
+
+/**
+ * FTS5's MATCH expression, and a filter on the TAG column. A phrase of tokens whose pairs are
+ * exact (pairsExact) is the phrase of its pairs in PAIRS, whose doclists are far shorter than
+ * those of single characters; any other phrase is BODY's, with its pairs in PAIRS to find it fast.
+ */
 export function ftsMatch(phrase: readonly string[], tags?: { all?: readonly string[]; any?: readonly string[] }): string {
-  const parts = [`BODY : "${phrase.join(' ')}"`];
-  const pairs = [...new Set(pairsOf(phrase))];
-  if (pairs.length > 0) parts.push(`PAIRS : (${pairs.map(ftsString).join(' AND ')})`);
+  const pairs = pairsOf(phrase);
+  const parts =
+    pairs.length > 0 && phrase.every(pairsExact)
+      ? [`PAIRS : "${pairs.join(' ')}"`]
+      : [`BODY : "${phrase.join(' ')}"`, ...(pairs.length > 0 ? [`PAIRS : (${[...new Set(pairs)].map(ftsString).join(' AND ')})`] : [])];
   for (const tag of tags?.all ?? []) parts.push(`TAG : ${tag}`);
   if (tags?.any) parts.push(`TAG : (${tags.any.join(' OR ')})`);
   return parts.join(' AND ');
+}
+
+/**
+ * The lexemes of PostgreSQL's tsvector a page of the phrase holds: its pairs (its one token if it
+ * has no pairs). Plain lexemes, so that GIN answers without reading the pages' tsvectors again.
+ */
+export function pairLexemes(phrase: readonly string[]): string[] {
+  return phrase.length === 1 ? [phrase[0]!] : [...new Set(pairsOf(phrase).map(pairLexeme))];
+}
+
+/** PostgreSQL's tsquery of lexemes that must all be there, as its literal. */
+export function tsqueryAll(lexemes: readonly string[]): string {
+  return lexemes.map(lexeme).join(' & ');
 }
 
 const HAN_CHARACTER = /^\p{Script=Han}$/u;

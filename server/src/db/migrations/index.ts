@@ -12,6 +12,7 @@ import * as m008 from './008_video_daily';
 import * as m009 from './009_file_sizes';
 import * as m010 from './010_dashboard';
 import * as m011 from './011_full_text';
+import * as m012 from './012_full_text_norm';
 
 export interface MigrationModule {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations work on raw tables
@@ -31,4 +32,5 @@ export const MIGRATIONS: Readonly<Record<string, MigrationModule>> = {
   '009_file_sizes': m009,
   '010_dashboard': m010,
   '011_full_text': m011,
+  '012_full_text_norm': m012,
 };
