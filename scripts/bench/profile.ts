@@ -1,0 +1,118 @@
+// Where the server's time goes on its hot path: the compiled server (one process) run under V8's
+// CPU profiler (`--cpu-prof`) while autocannon asks one call at 16 connections, then the profile
+// summed per function: self time (what the function itself runs) and total time (with what it
+// calls), as shares of the samples taken while the server was busy.
+// Usage: npx tsx scripts/bench/profile.ts <call> [seconds]
+//   call: cached (first page of the large category), member (GetCurrentMember), counter (the play
+//   counter at 1,000 a second beside 16 connections reading the cached first page).
+// BENCH_DATA_DIR: a data set of generate.ts to reuse (made in a temporary folder otherwise);
+// BENCH_DATABASE_URL: a PostgreSQL database of generatePostgres instead. Build first: npm run build:server.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { startServerProcess } from '../../tests/helpers/serverProcess';
+import { generate, generatePostgres } from './generate';
+
+interface ProfileNode {
+  id: number;
+  callFrame: { functionName: string; url: string; lineNumber: number };
+  children?: number[];
+}
+interface Profile {
+  nodes: ProfileNode[];
+  samples: number[];
+  startTime: number;
+  timeDeltas: number[];
+}
+
+const PASSWORD = 'bench-password';
+
+/** Self and total shares per function of a .cpuprofile; the idle and GC rows are V8's own. */
+/** Microseconds of the monotonic clock, V8's profile clock on Linux. */
+const nowUs = () => Number(process.hrtime.bigint() / 1000n);
+
+export function summarise(profile: Profile, window: [number, number], top = 40): { self: [string, number][]; total: [string, number][]; busy: number } {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const label = (n: ProfileNode) => {
+    const file = n.callFrame.url.split('/').slice(-2).join('/');
+    return `${n.callFrame.functionName || '(anonymous)'} ${file}:${n.callFrame.lineNumber + 1}`;
+  };
+  const self = new Map<string, number>();
+  const total = new Map<string, number>();
+  let busy = 0;
+  let time = profile.startTime;
+  for (const [i, id] of profile.samples.entries()) {
+    // Only the samples of the measured load: not the start, the warm-up or the stop.
+    time += profile.timeDeltas[i]!;
+    if (time < window[0] || time > window[1]) continue;
+    const leaf = byId.get(id)!;
+    if (leaf.callFrame.functionName === '(idle)') continue;
+    busy++;
+    self.set(label(leaf), (self.get(label(leaf)) ?? 0) + 1);
+    const seen = new Set<string>();
+    for (let n: ProfileNode | undefined = leaf; n; n = parent.has(n.id) ? byId.get(parent.get(n.id)!) : undefined) {
+      const l = label(n);
+      if (seen.has(l)) continue;
+      seen.add(l);
+      total.set(l, (total.get(l) ?? 0) + 1);
+    }
+  }
+  const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => [k, v / busy] as [string, number]);
+  return { self: sorted(self), total: sorted(total), busy };
+}
+
+async function main() {
+  const call = process.argv[2] ?? 'cached';
+  const seconds = Number(process.argv[3] ?? 10);
+  let env: Record<string, string>;
+  let bigVdtCode: string;
+  const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-profile-'));
+  if (process.env.BENCH_DATABASE_URL) {
+    const url = process.env.BENCH_DATABASE_URL;
+    bigVdtCode = process.env.BENCH_REUSE === '1' ? 'vt000000000000' : (await generatePostgres(url)).bigVdtCode;
+    env = { DATABASE_URL: url, DATA_DIR: dataDir };
+  } else {
+    bigVdtCode = fs.existsSync(path.join(dataDir, 'zhishi.sqlite')) ? 'vt000000000000' : (await generate(dataDir)).bigVdtCode;
+    env = { DATA_DIR: dataDir };
+  }
+  const window: [number, number] = [0, 0];
+  const profDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-cpuprof-'));
+  const server = await startServerProcess(
+    { ...env, PUBLIC_DIR: path.join(dataDir, 'no-public'), ADMIN_PASSWORD: PASSWORD, WORKERS: '1' },
+    180_000,
+    { built: true, nodeArgs: ['--cpu-prof', `--cpu-prof-dir=${profDir}`], ...(process.env.BENCH_CWD ? { cwd: process.env.BENCH_CWD } : {}) },
+  );
+  try {
+    const login = await fetch(`${server.url}/Ajax/Login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ UserName: 'admin', Password: PASSWORD }) });
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const firstPage = `/Ajax/GetVideoListInAdmin?${new URLSearchParams({ VdtCode: bigVdtCode, OrderName: 'IS_TOP DESC, VD_TIME DESC', pageIndex: '1', pageSize: '15' })}`;
+    const run = (options: autocannon.Options) => autocannon({ headers: { cookie, 'content-type': 'application/json' }, connections: 16, duration: seconds, ...options });
+    // Warm-up, not profiled: the server's first calls compile and fill its caches.
+    await autocannon({ url: server.url + firstPage, headers: { cookie }, connections: 16, duration: 3 });
+    window[0] = nowUs();
+    if (call === 'member') await run({ url: `${server.url}/Ajax/GetCurrentMember`, method: 'POST', body: '{}' });
+    else if (call === 'counter') {
+      await Promise.all([
+        run({ url: server.url + firstPage }),
+        run({ url: `${server.url}/Ajax/UpdateVideoNumAdd`, method: 'POST', body: JSON.stringify({ Id: 5001 }), connections: 64, overallRate: 1000 }),
+      ]);
+    } else await run({ url: server.url + firstPage });
+    window[1] = nowUs();
+  } finally {
+    await server.stop();
+  }
+  // The main thread's profile: thread 0 (worker threads write theirs beside it).
+  const file = fs.readdirSync(profDir).find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f));
+  if (!file) throw new Error(`no profile in ${profDir}`);
+  const { self, total, busy } = summarise(JSON.parse(fs.readFileSync(path.join(profDir, file), 'utf8')) as Profile, window);
+  console.log(`profile: ${path.join(profDir, file)} (${busy} busy samples)`);
+  console.log('\nself time, share of busy samples:');
+  for (const [name, share] of self) console.log(`${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
+  console.log('\ntotal time (with callees), share of busy samples:');
+  for (const [name, share] of total) console.log(`${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
+}
+
+await main();
