@@ -18,6 +18,25 @@ describe('VersionedCache', () => {
     expect(await cache.get('k', undefined, load)).toBe('v4');
   });
 
+  it('loads a value once for the calls that ask for it at once under one version', async () => {
+    const cache = new VersionedCache<string>({ maxEntries: 10 });
+    let loads = 0;
+    const load = async () => {
+      const n = ++loads;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return `v${n}`;
+    };
+    expect(await Promise.all(Array.from({ length: 16 }, () => cache.get('k', 'a', load)))).toEqual(Array(16).fill('v1'));
+    expect(loads).toBe(1);
+    // Another version is another load, even while the first is under way.
+    const [old, fresh] = await Promise.all([cache.get('k2', 'a', load), cache.get('k2', 'b', load)]);
+    expect(old).not.toBe(fresh);
+    expect(loads).toBe(3);
+    // A failed load is not kept: the next call loads again.
+    await expect(Promise.all([cache.get('f', 'a', () => Promise.reject(new Error('no'))), cache.get('f', 'a', () => Promise.reject(new Error('no')))])).rejects.toThrow('no');
+    expect(await cache.get('f', 'a', () => Promise.resolve('yes'))).toBe('yes');
+  });
+
   it('drops the least recently used values beyond its byte limit', async () => {
     const cache = new VersionedCache<string>({ maxEntries: 100, maxBytes: 10, sizeOf: (s) => s.length });
     let loads = 0;

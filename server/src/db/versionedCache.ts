@@ -10,6 +10,8 @@ interface Entry<V> {
 
 export class VersionedCache<V extends NonNullable<unknown>> {
   readonly #entries: LRUCache<string, Entry<V>>;
+  /** Loads under way: calls asking for one key under one version at once share one (a write makes every reader miss together). */
+  readonly #loading = new Map<string, { version: string; value: Promise<V> }>();
 
   constructor(limits: { maxEntries: number; maxBytes?: number; sizeOf?: (value: V) => number }) {
     const { maxEntries, maxBytes, sizeOf } = limits;
@@ -28,12 +30,21 @@ export class VersionedCache<V extends NonNullable<unknown>> {
     if (version === undefined) return load();
     const entry = this.#entries.get(key);
     if (entry && entry.version === version) return entry.value;
-    const value = await load();
-    this.#entries.set(key, { version, value });
-    return value;
+    const loading = this.#loading.get(key);
+    if (loading && loading.version === version) return loading.value;
+    const value = load();
+    this.#loading.set(key, { version, value });
+    try {
+      const loaded = await value;
+      this.#entries.set(key, { version, value: loaded });
+      return loaded;
+    } finally {
+      if (this.#loading.get(key)?.value === value) this.#loading.delete(key);
+    }
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#loading.clear();
   }
 }
