@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, openSqlite, type Db } from './database';
-import { VersionedCache } from './versionedCache';
+import { oncePerTurn, VersionedCache } from './versionedCache';
 
 describe('VersionedCache', () => {
   it('keeps a value while the version stays, reloads when it moves, and keeps nothing without one', async () => {
@@ -50,6 +50,34 @@ describe('VersionedCache', () => {
     expect(loads).toBe(2);
     await cache.get('a', 'v', load('123456'));
     expect(loads).toBe(3);
+  });
+});
+
+describe('oncePerTurn', () => {
+  it('reads once for the calls of one turn of the event loop, and again for calls made after that reading began', async () => {
+    let reads = 0;
+    const read = oncePerTurn(() => Promise.resolve(`r${++reads}`));
+    const first = Array.from({ length: 16 }, () => read());
+    expect(reads).toBe(0);
+    expect(await Promise.all(first)).toEqual(Array(16).fill('r1'));
+    expect(await read()).toBe('r2');
+    // A call made while a reading is under way gets a reading begun after it.
+    let release!: () => void;
+    let slowReads = 0;
+    const slow = oncePerTurn(() => {
+      const n = ++slowReads;
+      return new Promise<string>((resolve) => (release = () => resolve(`s${n}`)));
+    });
+    const early = slow();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(slowReads).toBe(1);
+    const late = slow();
+    const firstRelease = release;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(slowReads).toBe(2);
+    firstRelease();
+    release();
+    expect([await early, await late]).toEqual(['s1', 's2']);
   });
 });
 

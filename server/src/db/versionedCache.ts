@@ -48,3 +48,24 @@ export class VersionedCache<V extends NonNullable<unknown>> {
     this.#loading.clear();
   }
 }
+
+/**
+ * A change clock read at most once per turn of the event loop: the calls made in one turn (the
+ * requests that arrived together) share one reading, taken once they have all been made, so it is
+ * later than each of their requests' arrival, as VersionedCache asks. A call made once the reading
+ * has begun waits for the next one. At 16 connections a turn holds several requests: the clock's
+ * cost (SQLite's data_version takes a shared-memory lock; PostgreSQL's snapshot is a round trip)
+ * is paid once for them all.
+ */
+export function oncePerTurn<T>(read: () => Promise<T>): () => Promise<T> {
+  let next: Promise<T> | undefined;
+  return () => {
+    next ??= new Promise<T>((resolve, reject) => {
+      setImmediate(() => {
+        next = undefined;
+        read().then(resolve, reject);
+      });
+    });
+    return next;
+  };
+}
