@@ -92,6 +92,7 @@ const authRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
     method: ['GET', 'POST'],
     url: '/Ajax/GetCurrentMember',
     schema: { tags, summary: '当前成员' },
+    config: { queuesNoIndexing: true },
     handler: async (request) => ok(toCurrentMember(await requireMember(request))),
   });
 };

@@ -35,7 +35,7 @@ export default async function videoRoutes(app: FastifyInstance) {
       const value = await app.counters.increment(videoResource, Number(body.Id), field, daily);
       if (value === undefined) throw notFound('视频不存在或已被删除');
       return ok(value);
-    });
+    }, { queuesNoIndexing: true });
   }
 
   const commentTags = [videoCommentResource.label];
