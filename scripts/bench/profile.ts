@@ -64,6 +64,54 @@ export function summarise(profile: Profile, window: [number, number], top = 40):
   return { self: sorted(self), total: sorted(total), busy };
 }
 
+/**
+ * The per-request work a sample belongs to: the first kind, in this order, of which a frame is on
+ * its stack (so helmet's own setHeader counts as helmet, a session's query as the session). Named by
+ * the functions of server/src (the hooks are named functions for this) and the packages' files.
+ */
+const KINDS: [string, (frame: ProfileNode['callFrame'], leaf: boolean) => boolean][] = [
+  ['change clock (data_version / snapshot)', (f) => f.functionName === 'version' || f.functionName === 'snapshotVersion'],
+  ['session: cookie, cached session, expiry', (f) => ['currentMember', 'sessionToken', 'sessionOf', 'isLive', 'parseCookie'].includes(f.functionName)],
+  ['permission check', (f) => ['requireAccess', 'requireAnyCode', 'requireMember', 'toCurrentMember', 'canAccess', 'hasCode', 'parseModules'].includes(f.functionName)],
+  ['security headers (helmet)', (f) => f.url.includes('/helmet/')],
+  ['origin, host, URL length, body deadline hooks', (f) => ['refuseCrossOrigin', 'refuseOtherHost', 'refuseLongUrl', 'bodyDeadline', 'isSameOriginRequest'].includes(f.functionName)],
+  ['request validation (ajv)', (f) => /^validate\d*$/.test(f.functionName) || f.url.includes('/ajv/')],
+  ['unstorable-value check', (f) => ['refuseUnstorable', 'unstorableValue'].includes(f.functionName)],
+  ['answer cache: key, lookup', (f, leaf) => f.functionName === 'answerKey' || f.url.includes('/lru-cache/') || (leaf && f.functionName === 'sendAnswer')],
+  ['business day (dayIn)', (f) => f.functionName === 'dayIn'],
+  ['full-text indexer woken', (f) => ['wakeIndexer', 'claim', 'runOne'].includes(f.functionName)],
+  ["the counters' write: batch, transaction, SQL", (f) => ['addToCounter', 'incrementCounter'].includes(f.functionName) || f.url.includes('/kysely/') || f.url.includes('better-sqlite3') || f.url.includes('/pg/')],
+  ['JSON body parse', (f) => f.functionName === 'defaultJsonParser' || f.url.includes('secure-json-parse')],
+  ['JSON serialisation of the answer', (f) => f.functionName === 'serialize' || f.functionName === 'stringify'],
+  ['request log', (f) => f.functionName === 'requestCompleted' || f.url.includes('/pino/')],
+  ['socket write (writev)', (f) => f.functionName === 'writev' || f.functionName === 'writevGeneric'],
+  ['garbage collection', (f) => f.functionName === '(garbage collector)'],
+  ['node:http: parsing, response headers', (f) => f.url.startsWith('node:_http')],
+  ['Fastify: routing, hooks, reply', (f) => f.url.includes('/fastify/') || f.url.includes('/find-my-way/')],
+];
+
+/** Shares of the busy samples per kind of work (KINDS), the rest as "other". */
+export function byKind(profile: Profile, window: [number, number]): [string, number][] {
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const parent = new Map<number, number>();
+  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  const counts = new Map<string, number>();
+  let busy = 0;
+  let time = profile.startTime;
+  for (const [i, id] of profile.samples.entries()) {
+    time += profile.timeDeltas[i]!;
+    if (time < window[0] || time > window[1]) continue;
+    const leaf = byId.get(id)!;
+    if (leaf.callFrame.functionName === '(idle)') continue;
+    busy++;
+    const stack: ProfileNode[] = [];
+    for (let n: ProfileNode | undefined = leaf; n; n = parent.has(n.id) ? byId.get(parent.get(n.id)!) : undefined) stack.push(n);
+    const kind = KINDS.find(([, match]) => stack.some((n, depth) => match(n.callFrame, depth === 0)))?.[0] ?? 'other (node, V8, our handlers)';
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  }
+  return [...counts].sort((a, b) => b[1] - a[1]).map(([k, v]) => [k, v / busy]);
+}
+
 async function main() {
   const call = process.argv[2] ?? 'cached';
   const seconds = Number(process.argv[3] ?? 10);
@@ -107,8 +155,11 @@ async function main() {
   // The main thread's profile: thread 0 (worker threads write theirs beside it).
   const file = fs.readdirSync(profDir).find((f) => /\.\d+\.0\.\d+\.cpuprofile$/.test(f));
   if (!file) throw new Error(`no profile in ${profDir}`);
-  const { self, total, busy } = summarise(JSON.parse(fs.readFileSync(path.join(profDir, file), 'utf8')) as Profile, window);
-  console.log(`profile: ${path.join(profDir, file)} (${busy} busy samples)`);
+  const profile = JSON.parse(fs.readFileSync(path.join(profDir, file), 'utf8')) as Profile;
+  const { self, total, busy } = summarise(profile, window);
+  console.log(`profile: ${path.join(profDir, file)} (${busy} busy samples; load average ${os.loadavg()[0]!.toFixed(1)})`);
+  console.log('\nper kind of work, share of busy samples:');
+  for (const [kind, share] of byKind(profile, window)) console.log(`${(share * 100).toFixed(1).padStart(5)}%  ${kind}`);
   console.log('\nself time, share of busy samples:');
   for (const [name, share] of self) console.log(`${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
   console.log('\ntotal time (with callees), share of busy samples:');
