@@ -6,13 +6,14 @@
 //   call: cached (first page of the large category), member (GetCurrentMember), counter (the play
 //   counter at 1,000 a second beside 16 connections reading the cached first page).
 // BENCH_DATA_DIR: a data set of generate.ts to reuse (made in a temporary folder otherwise);
-// BENCH_DATABASE_URL: a PostgreSQL database of generatePostgres instead. Build first: npm run build:server.
+// BENCH_DATABASE_URL: a PostgreSQL database, filled by generatePostgres first unless BENCH_REUSE=1.
+// Build first: npm run build:server.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { startServerProcess } from '../../tests/helpers/serverProcess';
-import { generate, generatePostgres } from './generate';
+import { BIG_VDT_CODE, generate, generatePostgres } from './generate';
 
 interface ProfileNode {
   id: number;
@@ -120,10 +121,10 @@ async function main() {
   const dataDir = process.env.BENCH_DATA_DIR ?? fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-profile-'));
   if (process.env.BENCH_DATABASE_URL) {
     const url = process.env.BENCH_DATABASE_URL;
-    bigVdtCode = process.env.BENCH_REUSE === '1' ? 'vt000000000000' : (await generatePostgres(url)).bigVdtCode;
+    bigVdtCode = process.env.BENCH_REUSE === '1' ? BIG_VDT_CODE : (await generatePostgres(url)).bigVdtCode;
     env = { DATABASE_URL: url, DATA_DIR: dataDir };
   } else {
-    bigVdtCode = fs.existsSync(path.join(dataDir, 'zhishi.sqlite')) ? 'vt000000000000' : (await generate(dataDir)).bigVdtCode;
+    bigVdtCode = fs.existsSync(path.join(dataDir, 'zhishi.sqlite')) ? BIG_VDT_CODE : (await generate(dataDir)).bigVdtCode;
     env = { DATA_DIR: dataDir };
   }
   const window: [number, number] = [0, 0];
