@@ -11,6 +11,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { startServerProcess } from '../../tests/helpers/serverProcess';
 import { BIG_VDT_CODE, generate, generatePostgres } from './generate';
@@ -81,7 +82,7 @@ const KINDS: [string, (frame: ProfileNode['callFrame'], leaf: boolean) => boolea
   ['answer cache: key, lookup', (f, leaf) => f.functionName === 'answerKey' || f.url.includes('/lru-cache/') || (leaf && f.functionName === 'sendAnswer')],
   ['business day (dayIn)', (f) => f.functionName === 'dayIn'],
   ['full-text indexer woken', (f) => ['wakeIndexer', 'claim', 'runOne'].includes(f.functionName)],
-  ["the counters' write: batch, transaction, SQL", (f) => ['addToCounter', 'incrementCounter'].includes(f.functionName) || f.url.includes('/kysely/') || f.url.includes('better-sqlite3') || f.url.includes('/pg/')],
+  ['SQL through Kysely and the driver (a count, a claim, a lookup after a write)', (f) => ['addToCounter', 'incrementCounter'].includes(f.functionName) || f.url.includes('/kysely/') || f.url.includes('better-sqlite3') || f.url.includes('/pg/')],
   ['JSON body parse', (f) => f.functionName === 'defaultJsonParser' || f.url.includes('secure-json-parse')],
   ['JSON serialisation of the answer', (f) => f.functionName === 'serialize' || f.functionName === 'stringify'],
   ['request log', (f) => f.functionName === 'requestCompleted' || f.url.includes('/pino/')],
@@ -167,4 +168,5 @@ async function main() {
   for (const [name, share] of total) console.log(`${(share * 100).toFixed(1).padStart(5)}%  ${name}`);
 }
 
-await main();
+// Alone (the summaries are exported for other scripts).
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) await main();
