@@ -40,3 +40,18 @@ describe('the full-text indexer', () => {
     }
   });
 });
+
+describe('the current member, kept with the session', () => {
+  it('is answered as changed by the last write, name and modules', async () => {
+    const member = await server.member({ useweb: '1,2' });
+    const me = async () => (await member.call<{ AuName: string; Modules: Record<string, string> }>('/Ajax/GetCurrentMember')).body.data;
+    expect(await me()).toMatchObject({ AuName: member.auName, Modules: { useweb: '1,2' } });
+    expect(await me()).toMatchObject({ Modules: { useweb: '1,2' } });
+    const list = await admin.call<{ Id: number; AuName: string }[]>('/Ajax/GetMemberListInAdmin', { pageSize: 100 });
+    const id = list.body.data.find((m) => m.AuName === member.auName)!.Id;
+    expect((await admin.call('/Ajax/UpdateMember', { Id: id, AuName: '改名', Modules: { useweb: '2', video: '2' } })).status).toBe(200);
+    expect(await me()).toMatchObject({ AuName: '改名', Modules: { useweb: '2', video: '2' } });
+    // The permission check reads the same: a removed code refuses the next call.
+    expect((await member.call('/Ajax/AddUseweb', { UwName: '一', UwUrl: 'https://a.example/' })).status).toBe(403);
+  });
+});
