@@ -27,9 +27,19 @@ export function isTimeZone(name: string): boolean {
   }
 }
 
+/** One formatter per zone: dayjs's timezone plugin makes one per call, the most of a play count's time. */
+const dayFormats = new Map<string, Intl.DateTimeFormat>();
+
 /** The calendar day ('YYYY-MM-DD') of an instant in the zone. */
 export function dayIn(zone: string, at: Date | string | number = new Date()): string {
-  return dayjs(at).tz(zone).format('YYYY-MM-DD');
+  let format = dayFormats.get(zone);
+  if (!format) {
+    format = new Intl.DateTimeFormat('en-US', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', calendar: 'gregory', numberingSystem: 'latn' });
+    dayFormats.set(zone, format);
+  }
+  const parts: Record<string, string> = {};
+  for (const { type, value } of format.formatToParts(typeof at === 'string' ? new Date(at) : at)) parts[type] = value;
+  return `${parts.year!.padStart(4, '0')}-${parts.month}-${parts.day}`;
 }
 
 /** The instant a calendar day ('YYYY-MM-DD') begins in the zone; an invalid date for no such day (2026-13-45). */

@@ -5,7 +5,8 @@
 // cache off, and a signed-in GetCurrentMember. Then the write rate the server sustains beside the
 // reads: the play counter asked at 10, 100 and 1,000 a second while 16 connections read the cached
 // first page, how many were done, their p99, and the reads' rate beside their quiet rate.
-// Run alone: `npx tsx scripts/bench/ceiling.ts` (generates the SQLite data set first).
+// Run alone: `npx tsx scripts/bench/ceiling.ts` (generates the SQLite data set first; BENCH_DATA_DIR,
+// BENCH_DATABASE_URL and BENCH_REUSE at the end of this file).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -198,18 +199,30 @@ export function ceilingBudgets({ ceiling, writes }: CeilingResult): (readonly [s
   return budgets;
 }
 
-// Alone: the SQLite data set, then the figures.
+// Alone: the SQLite data set, then the figures; PostgreSQL beside it with BENCH_DATABASE_URL.
+// BENCH_DATA_DIR reuses a SQLite data set made by generate.ts (kept, not deleted), and BENCH_REUSE=1
+// the PostgreSQL database as it is (otherwise filled by generatePostgres, which expects it empty).
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
   const { execFileSync } = await import('node:child_process');
-  const { generate } = await import('./generate');
+  const { BIG_VDT_CODE, generate, generatePostgres } = await import('./generate');
   execFileSync(process.execPath, ['scripts/build-server.mjs'], { stdio: 'inherit' });
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-bench-ceiling-'));
+  const reused = process.env.BENCH_DATA_DIR;
+  const dataDir = reused ?? fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-bench-ceiling-'));
+  const seconds = Number(process.env.BENCH_SECONDS ?? 5);
   try {
-    const data = await generate(dataDir);
-    const result = await benchCeiling('sqlite', { DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, 'no-public') }, { bigVdtCode: data.bigVdtCode, videoId: 5001 }, 'bench-password', Number(process.env.BENCH_SECONDS ?? 5));
+    const bigVdtCode = reused && fs.existsSync(path.join(reused, 'zhishi.sqlite')) ? BIG_VDT_CODE : (await generate(dataDir)).bigVdtCode;
+    const result = await benchCeiling('sqlite', { DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, 'no-public') }, { bigVdtCode, videoId: 5001 }, 'bench-password', seconds);
+    const url = process.env.BENCH_DATABASE_URL;
+    if (url) {
+      if (process.env.BENCH_REUSE !== '1') await generatePostgres(url);
+      const postgres = await benchCeiling('postgres', { DATABASE_URL: url, DATA_DIR: dataDir, PUBLIC_DIR: path.join(dataDir, 'no-public') }, { bigVdtCode: BIG_VDT_CODE, videoId: 5001 }, 'bench-password', seconds);
+      result.ceiling.push(...postgres.ceiling);
+      result.writes.push(...postgres.writes);
+    }
     printCeiling(result);
     for (const [label, met, value] of ceilingBudgets(result)) console.log(`  ${met ? 'MET    ' : 'NOT MET'}  ${label}: ${value}`);
+    console.log(`  (load average at the end: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')})`);
   } finally {
-    fs.rmSync(dataDir, { recursive: true, force: true });
+    if (!reused) fs.rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -32,6 +32,9 @@ function random(seed: number) {
 }
 
 const code = (prefix: string, i: number) => `${prefix}${i.toString(16).padStart(12, '0')}`;
+
+/** The code of the largest category (SIZES.bigCategory videos), the same in every data set made here. */
+export const BIG_VDT_CODE = code('vt', 0);
 const day = (rnd: () => number) => new Date(Date.UTC(2021, 0, 1) + Math.floor(rnd() * 1800) * 86400000).toISOString().slice(0, 10);
 
 export async function generate(dataDir: string): Promise<{ bigVdtCode: string; busyVdCode: string; seconds: number }> {

@@ -111,13 +111,13 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
 
   // Log-in comes before body validation: an anonymous caller gets 401, never a schema error.
   const PUBLIC_CALLS = new Set(['/Ajax/Login', '/Ajax/Logout']);
-  app.addHook('preValidation', async (request) => {
+  app.addHook('preValidation', async function requireSession(request) {
     const path = request.url.split('?')[0] ?? '';
     if (!/^\/(Ajax|Xcx1|Xcx3)\//.test(path) || PUBLIC_CALLS.has(path)) return;
     if (!(await request.currentMember())) throw unauthorized();
   });
   // After validation, which may have coerced "Infinity" into a number (http/unstorable.ts).
-  app.addHook('preHandler', async (request) => {
+  app.addHook('preHandler', async function refuseUnstorable(request) {
     if (!/^\/(Ajax|Xcx1|Xcx3)\//.test(request.url)) return;
     const bad = unstorableValue(request.body) ?? unstorableValue(request.query);
     if (bad) throw badRequest(`${bad.field}：${bad.msg}`, [bad]);

@@ -26,15 +26,15 @@ export interface ServerProcess {
  * Starts one server process with `env` over a clean environment; resolves once it listens (a
  * cluster: once every worker listens). `built`: run the compiled server/dist/server.mjs of
  * `npm start` (scripts/build-server.mjs) instead of the sources through tsx. `cwd`: another copy
- * of the repository to run the server from.
+ * of the repository to run the server from. `nodeArgs`: more flags for node (a profiler's).
  */
 export async function startServerProcess(
   env: Record<string, string>,
   timeoutMs = 150_000,
-  options: { built?: boolean; cwd?: string } = {},
+  options: { built?: boolean; cwd?: string; nodeArgs?: string[] } = {},
 ): Promise<ServerProcess> {
   // The built server with the V8 flag of `npm start` (package.json): a 4 MB young generation.
-  const entry = options.built ? ['--max-semi-space-size=4', 'server/dist/server.mjs'] : ['--import', 'tsx', 'server/src/server.ts'];
+  const entry = [...(options.nodeArgs ?? []), ...(options.built ? ['--max-semi-space-size=4', 'server/dist/server.mjs'] : ['--import', 'tsx', 'server/src/server.ts'])];
   const child = spawn(process.execPath, entry, {
     cwd: options.cwd ?? ROOT,
     env: {

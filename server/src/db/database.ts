@@ -8,6 +8,7 @@ import pg from 'pg';
 import { MIGRATIONS, type MigrationModule } from './migrations/index';
 import type { Database } from './tables';
 import { ChangeClock, ImmediateTransactionDialect, withStatementCache } from './sqliteFast';
+import { oncePerTurn } from './versionedCache';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -58,13 +59,13 @@ export async function openDatabase(options: { dataDir: string; databaseUrl?: str
     // the fault instead, and the pool drops the client on release (it is no longer queryable).
     pool.on('connect', (client) => client.on('error', () => {}));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    result = { db, dialect: 'postgres', dataVersion: () => snapshotVersion(db), close: () => db.destroy(), source: { pool } };
+    result = { db, dialect: 'postgres', dataVersion: oncePerTurn(() => snapshotVersion(db)), close: () => db.destroy(), source: { pool } };
   } else {
     const sqliteFile = path.join(options.dataDir, 'zhishi.sqlite');
     const sqlite = openSqlite(sqliteFile);
     const clock = new ChangeClock(sqlite);
     const db = new Kysely<Database>({ dialect: new ImmediateTransactionDialect(withStatementCache(sqlite)), plugins: [clock] });
-    result = { db, dialect: 'sqlite', dataVersion: () => Promise.resolve(clock.version()), close: () => db.destroy(), source: { sqliteFile } };
+    result = { db, dialect: 'sqlite', dataVersion: oncePerTurn(() => Promise.resolve(clock.version())), close: () => db.destroy(), source: { sqliteFile } };
   }
   if (options.migrate !== false) await migrate(result);
   return result;

@@ -464,35 +464,49 @@ export async function incrementCounter(
   daily?: DailyCount,
 ): Promise<number | undefined> {
   const k = db as unknown as AnyDb;
+  if (!daily) return addToCounter(k, descriptor, id, field, undefined, 1);
+  return k.transaction().execute((trx) => addToCounter(trx, descriptor, id, field, daily, 1));
+}
+
+/**
+ * Adds `by` to a counter (and to its day's row with `daily`), within the caller's transaction when
+ * `daily` is given: the counter's new value, undefined if no row. counterBatch.ts adds many counts at once.
+ */
+export async function addToCounter(
+  trx: AnyDb,
+  descriptor: ResourceDescriptor,
+  id: number,
+  field: string,
+  daily: DailyCount | undefined,
+  by: number,
+): Promise<number | undefined> {
   const column = columnOf(descriptor, field);
-  const increment = (trx: AnyDb, returning: string[]) =>
+  const increment = (returning: string[]) =>
     trx
       .updateTable(descriptor.table)
-      .set({ [column]: sql`${sql.ref(column)} + 1` })
+      .set({ [column]: sql`${sql.ref(column)} + ${by}` })
       .where('ID', '=', id)
       .returning(returning)
       .executeTakeFirst() as Promise<Row | undefined>;
-  if (!daily) return (await increment(k, [`${column} as value`]))?.value as number | undefined;
+  if (!daily) return (await increment([`${column} as value`]))?.value as number | undefined;
 
   const d = daily.descriptor;
   const { reference, dayField, counts } = dailyShape(d, descriptor);
   const count = columnOf(d, field);
   const referenceColumn = columnOf(d, reference.field);
   const dayColumn = columnOf(d, dayField);
-  return k.transaction().execute(async (trx) => {
-    // The record first: on PostgreSQL its row stays locked to the end, which orders the counts of
-    // one record and its deletion (deleteRow locks it first too), so no day's row outlives it.
-    const counted = await increment(trx, [`${column} as value`, `${columnOf(descriptor, reference.toField)} as code`]);
-    if (!counted) return undefined;
-    const row = (await trx
-      .insertInto(d.table)
-      .values({ [referenceColumn]: counted.code, [dayColumn]: daily.day, [count]: 1 })
-      .onConflict((oc) => oc.columns([referenceColumn, dayColumn]).doUpdateSet({ [count]: sql`${sql.ref(`${d.table}.${count}`)} + 1` }))
-      .returning(selection(d))
-      .executeTakeFirstOrThrow()) as Row;
-    // A day's row starts at one count and grows by one a count: counts adding up to 1 mean that
-    // this count made it, and the list totals (ROW_COUNT) take it in.
-    if (counts.reduce((n, f) => n + Number(row[f]), 0) === 1) await adjustCounts(trx, d, row, 1);
-    return counted.value as number;
-  });
+  // The record first: on PostgreSQL its row stays locked to the end, which orders the counts of
+  // one record and its deletion (deleteRow locks it first too), so no day's row outlives it.
+  const counted = await increment([`${column} as value`, `${columnOf(descriptor, reference.toField)} as code`]);
+  if (!counted) return undefined;
+  const row = (await trx
+    .insertInto(d.table)
+    .values({ [referenceColumn]: counted.code, [dayColumn]: daily.day, [count]: by })
+    .onConflict((oc) => oc.columns([referenceColumn, dayColumn]).doUpdateSet({ [count]: sql`${sql.ref(`${d.table}.${count}`)} + ${by}` }))
+    .returning(selection(d))
+    .executeTakeFirstOrThrow()) as Row;
+  // A day's row starts at its first counts and grows by each count after: counts adding up to
+  // exactly these mean that they made it, and the list totals (ROW_COUNT) take it in.
+  if (counts.reduce((n, f) => n + Number(row[f]), 0) === by) await adjustCounts(trx, d, row, 1);
+  return counted.value as number;
 }

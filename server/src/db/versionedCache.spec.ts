@@ -4,7 +4,7 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase, openSqlite, type Db } from './database';
-import { VersionedCache } from './versionedCache';
+import { oncePerTurn, VersionedCache } from './versionedCache';
 
 describe('VersionedCache', () => {
   it('keeps a value while the version stays, reloads when it moves, and keeps nothing without one', async () => {
@@ -16,6 +16,25 @@ describe('VersionedCache', () => {
     expect(await cache.get('k', 'b', load)).toBe('v2');
     expect(await cache.get('k', undefined, load)).toBe('v3');
     expect(await cache.get('k', undefined, load)).toBe('v4');
+  });
+
+  it('loads a value once for the calls that ask for it at once under one version', async () => {
+    const cache = new VersionedCache<string>({ maxEntries: 10 });
+    let loads = 0;
+    const load = async () => {
+      const n = ++loads;
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      return `v${n}`;
+    };
+    expect(await Promise.all(Array.from({ length: 16 }, () => cache.get('k', 'a', load)))).toEqual(Array(16).fill('v1'));
+    expect(loads).toBe(1);
+    // Another version is another load, even while the first is under way.
+    const [old, fresh] = await Promise.all([cache.get('k2', 'a', load), cache.get('k2', 'b', load)]);
+    expect(old).not.toBe(fresh);
+    expect(loads).toBe(3);
+    // A failed load is not kept: the next call loads again.
+    await expect(Promise.all([cache.get('f', 'a', () => Promise.reject(new Error('no'))), cache.get('f', 'a', () => Promise.reject(new Error('no')))])).rejects.toThrow('no');
+    expect(await cache.get('f', 'a', () => Promise.resolve('yes'))).toBe('yes');
   });
 
   it('drops the least recently used values beyond its byte limit', async () => {
@@ -31,6 +50,34 @@ describe('VersionedCache', () => {
     expect(loads).toBe(2);
     await cache.get('a', 'v', load('123456'));
     expect(loads).toBe(3);
+  });
+});
+
+describe('oncePerTurn', () => {
+  it('reads once for the calls of one turn of the event loop, and again for calls made after that reading began', async () => {
+    let reads = 0;
+    const read = oncePerTurn(() => Promise.resolve(`r${++reads}`));
+    const first = Array.from({ length: 16 }, () => read());
+    expect(reads).toBe(0);
+    expect(await Promise.all(first)).toEqual(Array(16).fill('r1'));
+    expect(await read()).toBe('r2');
+    // A call made while a reading is under way gets a reading begun after it.
+    let release!: () => void;
+    let slowReads = 0;
+    const slow = oncePerTurn(() => {
+      const n = ++slowReads;
+      return new Promise<string>((resolve) => (release = () => resolve(`s${n}`)));
+    });
+    const early = slow();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(slowReads).toBe(1);
+    const late = slow();
+    const firstRelease = release;
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(slowReads).toBe(2);
+    firstRelease();
+    release();
+    expect([await early, await late]).toEqual(['s1', 's2']);
   });
 });
 

@@ -10,6 +10,8 @@ interface Entry<V> {
 
 export class VersionedCache<V extends NonNullable<unknown>> {
   readonly #entries: LRUCache<string, Entry<V>>;
+  /** Loads under way: calls asking for one key under one version at once share one (a write makes every reader miss together). */
+  readonly #loading = new Map<string, { version: string; value: Promise<V> }>();
 
   constructor(limits: { maxEntries: number; maxBytes?: number; sizeOf?: (value: V) => number }) {
     const { maxEntries, maxBytes, sizeOf } = limits;
@@ -28,12 +30,42 @@ export class VersionedCache<V extends NonNullable<unknown>> {
     if (version === undefined) return load();
     const entry = this.#entries.get(key);
     if (entry && entry.version === version) return entry.value;
-    const value = await load();
-    this.#entries.set(key, { version, value });
-    return value;
+    const loading = this.#loading.get(key);
+    if (loading && loading.version === version) return loading.value;
+    const value = load();
+    this.#loading.set(key, { version, value });
+    try {
+      const loaded = await value;
+      this.#entries.set(key, { version, value: loaded });
+      return loaded;
+    } finally {
+      if (this.#loading.get(key)?.value === value) this.#loading.delete(key);
+    }
   }
 
   clear(): void {
     this.#entries.clear();
+    this.#loading.clear();
   }
+}
+
+/**
+ * A change clock read at most once per turn of the event loop: the calls made in one turn (the
+ * requests that arrived together) share one reading, taken once they have all been made, so it is
+ * later than each of their requests' arrival, as VersionedCache asks. A call made once the reading
+ * has begun waits for the next one. At 16 connections a turn holds several requests: the clock's
+ * cost (SQLite's data_version takes a shared-memory lock; PostgreSQL's snapshot is a round trip)
+ * is paid once for them all.
+ */
+export function oncePerTurn<T>(read: () => Promise<T>): () => Promise<T> {
+  let next: Promise<T> | undefined;
+  return () => {
+    next ??= new Promise<T>((resolve, reject) => {
+      setImmediate(() => {
+        next = undefined;
+        read().then(resolve, reject);
+      });
+    });
+    return next;
+  };
 }

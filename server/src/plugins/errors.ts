@@ -59,7 +59,7 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
 export const MAX_URL_BYTES = 12 * 1024;
 
 export default fp(async (app) => {
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', async function refuseLongUrl(request, reply) {
     if (request.url.length > MAX_URL_BYTES) return reply.status(414).send(envelope(414));
   });
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {

@@ -7,6 +7,10 @@ import type { Config } from '../config';
 import { FullTextIndexer } from '../fullText/indexer';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The call never queues full-text work (a read, a counter): the indexer is not woken after it. */
+    queuesNoIndexing?: boolean;
+  }
   interface FastifyInstance {
     /** Undefined on the processes that do not index. */
     fullText: FullTextIndexer | undefined;
@@ -19,8 +23,8 @@ async function fullTextPlugin(app: FastifyInstance, { config }: { config: Config
   if (!indexer) return;
   app.addHook('onReady', async () => indexer.start());
   // A write just committed may have queued work: looked at now rather than at the next poll.
-  app.addHook('onResponse', async (request, reply) => {
-    if (request.method === 'POST' && reply.statusCode === 200) indexer.wake();
+  app.addHook('onResponse', async function wakeIndexer(request, reply) {
+    if (request.method === 'POST' && reply.statusCode === 200 && !request.routeOptions.config.queuesNoIndexing) indexer.wake();
   });
   // Before the database plugin's own onClose (hooks run in reverse order of registration).
   app.addHook('onClose', async () => indexer.stop());

@@ -118,7 +118,7 @@ export default fp<{ config: Config }>(async (app, { config }) => {
     referrerPolicy: { policy: 'same-origin' },
   });
   // On the raw response, as the plugin did: Fastify sends them with its own headers.
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', function setSecurityHeaders(request, reply, done) {
     securityHeaders(request.raw, reply.raw, (error) => done(error instanceof Error ? error : undefined));
   });
 
@@ -127,7 +127,7 @@ export default fp<{ config: Config }>(async (app, { config }) => {
   // balancers, which ask by address and learn nothing from it.
   const hosts = config.allowedHosts;
   if (hosts.length > 0) {
-    app.addHook('onRequest', async (request) => {
+    app.addHook('onRequest', async function refuseOtherHost(request) {
       if (request.url === '/health' || isAllowedHost(request.headers.host, hosts)) return;
       request.log.warn({ host: request.headers.host }, 'request for a host not in ALLOWED_HOSTS refused');
       throw new ApiError(400, DISALLOWED_HOST_MESSAGE);
@@ -135,7 +135,7 @@ export default fp<{ config: Config }>(async (app, { config }) => {
   }
 
   const allowed = config.allowedOrigins;
-  app.addHook('onRequest', async (request) => {
+  app.addHook('onRequest', async function refuseCrossOrigin(request) {
     if (SAFE_METHODS.has(request.method)) return;
     if (!isSameOriginRequest(request, allowed)) {
       request.log.warn({ origin: request.headers.origin, site: request.headers['sec-fetch-site'] }, 'cross-origin write refused');

@@ -33,7 +33,7 @@ export default fp<{ config: Config }>(async (app, { config }) => {
   // `false` stands for "no such session", so that a bad cookie doesn't query on every call either.
   const sessions = new VersionedCache<SessionOf | false>({ maxEntries: MAX_CACHED_SESSIONS });
 
-  app.decorateRequest('dataVersion', function (this: FastifyRequest) {
+  app.decorateRequest('dataVersion', function dataVersion(this: FastifyRequest) {
     let pending = versions.get(this);
     if (!pending) {
       pending = app.database.dataVersion();
@@ -43,14 +43,14 @@ export default fp<{ config: Config }>(async (app, { config }) => {
   });
   const base = { httpOnly: true, sameSite: 'lax' as const, path: '/', secure: config.cookieSecure };
 
-  app.decorateRequest('sessionToken', function (this: FastifyRequest) {
+  app.decorateRequest('sessionToken', function sessionToken(this: FastifyRequest) {
     const header = this.headers.cookie;
     if (!header) return undefined;
     const token = parse(header)[SESSION_COOKIE];
     return token && /^[A-Za-z0-9_-]{20,100}$/.test(token) ? token : undefined;
   });
 
-  app.decorateRequest('currentMember', function (this: FastifyRequest) {
+  app.decorateRequest('currentMember', function currentMember(this: FastifyRequest) {
     let pending = cache.get(this);
     if (!pending) {
       const token = this.sessionToken();

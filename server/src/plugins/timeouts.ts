@@ -32,7 +32,7 @@ export function bodyDeadlineMs(
 }
 
 export default fp<{ config: Config }>(async (app, { config }) => {
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', function bodyDeadline(request, reply, done) {
     const deadline = bodyDeadlineMs(request.url, request.headers, config);
     if (deadline === undefined) return done();
     const raw = request.raw;

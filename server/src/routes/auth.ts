@@ -1,6 +1,6 @@
 // Login, logout and the current member (docs/api.md).
 import type { FastifyPluginAsyncJsonSchemaToTs } from '@fastify/type-provider-json-schema-to-ts';
-import { createSession, endSession, toCurrentMember } from '../auth/members';
+import { createSession, endSession, toCurrentMember, type MemberRow } from '../auth/members';
 import { dummyHash, verifyPassword } from '../auth/password';
 import { loginLimits, purgePastLimits, releaseAttempt, reserveAttempt, THROTTLE_WINDOW_MS } from '../auth/throttle';
 import type { Db } from '../db/database';
@@ -30,6 +30,9 @@ async function checkPassword(database: Db, UserName: string, Password: string) {
 }
 
 // The json-schema-to-ts type provider types `request.body` from the same schema Ajv validates.
+/** GetCurrentMember's answers, by the member row they were made from. */
+const currentMemberAnswers = new WeakMap<MemberRow, string>();
+
 const authRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
   const tags = ['登录'];
 
@@ -92,7 +95,17 @@ const authRoutes: FastifyPluginAsyncJsonSchemaToTs = async (app) => {
     method: ['GET', 'POST'],
     url: '/Ajax/GetCurrentMember',
     schema: { tags, summary: '当前成员' },
-    handler: async (request) => ok(toCurrentMember(await requireMember(request))),
+    config: { queuesNoIndexing: true },
+    handler: async (request, reply) => {
+      // The answer's bytes once per member row (kept with the session while the database is unchanged).
+      const member = await requireMember(request);
+      let body = currentMemberAnswers.get(member);
+      if (!body) {
+        body = JSON.stringify(ok(toCurrentMember(member)));
+        currentMemberAnswers.set(member, body);
+      }
+      return reply.type('application/json; charset=utf-8').send(body);
+    },
   });
 };
 

@@ -1,7 +1,7 @@
 // The ordinary list / single / add / update / delete calls of docs/api.md, generated from the
 // resource descriptors. Calls a descriptor lists in `handWritten` are left to their own modules.
 // Every write passes the member to the repository, which logs it in the same transaction (audit log).
-import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyContextConfig, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import { detailOnlyFields, type CallKind, type ResourceDescriptor } from '../../../schemas/descriptor';
 import { resourceByName } from '../../../schemas/index';
 import { deleteRow, findRow, insertRow, listRows, updateRow, type Row } from '../db/repository';
@@ -28,6 +28,8 @@ export function readRoute(
 ): void {
   const base: Omit<RouteOptions, 'method' | 'schema'> = {
     url,
+    // A read: nothing for the full-text indexer to look at afterwards (plugins/fullText.ts).
+    config: { queuesNoIndexing: true },
     handler: (request, reply) => handler(request, ((request.method === 'GET' ? request.query : request.body) ?? {}) as Params, reply),
   };
   app.route({ ...base, method: 'GET', schema: { ...meta, querystring: schema } });
@@ -45,11 +47,13 @@ export function writeRoute(
   schema: object,
   meta: { tags: string[]; summary: string },
   handler: (request: FastifyRequest, body: Params, reply: FastifyReply) => Promise<unknown>,
+  config: FastifyContextConfig = {},
 ): void {
   const trimmed = trimmedFields(schema);
   app.route({
     method: 'POST',
     url,
+    config,
     schema: { ...meta, body: schema },
     ...(trimmed.length > 0 && {
       preValidation: async (request: FastifyRequest) => {

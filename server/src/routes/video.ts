@@ -7,7 +7,7 @@ import { modulesFor } from '../../../schemas/permissions';
 import { videoResource } from '../../../schemas/video';
 import { videoCommentResource } from '../../../schemas/videoComment';
 import { videoDailyResource } from '../../../schemas/videoDaily';
-import { findRow, incrementCounter, insertRow, deleteRow } from '../db/repository';
+import { findRow, insertRow, deleteRow } from '../db/repository';
 import { badRequest, constraintViolation, notFound } from '../errors';
 import { clientGone } from '../http/clientGone';
 import { MSG_PUBLISHED, ok } from '../http/envelope';
@@ -29,12 +29,13 @@ export default async function videoRoutes(app: FastifyInstance) {
     writeRoute(app, `/Ajax/${call}`, idBodySchema, { tags, summary }, async (request, body) => {
       await requireAnyCode(request, VIEW_MODULES, ['2']);
       // Not in the audit log: a play or a like is a viewer's use of a video, not a change by staff.
-      // Counted on the business day's row of the video as well, in the same transaction.
+      // Counted on the business day's row of the video as well, in the same transaction, gathered
+      // with the other counts of the moment (db/counterBatch.ts).
       const daily = { descriptor: videoDailyResource, day: dayIn(app.config.timeZone) };
-      const value = await incrementCounter(app.database, videoResource, Number(body.Id), field, daily);
+      const value = await app.counters.increment(videoResource, Number(body.Id), field, daily);
       if (value === undefined) throw notFound('视频不存在或已被删除');
       return ok(value);
-    });
+    }, { queuesNoIndexing: true });
   }
 
   const commentTags = [videoCommentResource.label];
