@@ -2,6 +2,7 @@
 // what to which record and when; refused or failed writes and counters leave none; only
 // administrators read it, filtered and paged; passwords never appear in it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TIME_ZONE, dayIn } from '../../schemas/businessTime';
 import { ADMIN_PASSWORD, startServer, type Client, type TestServer } from '../helpers/server';
 
 interface Change {
@@ -354,12 +355,13 @@ describe('reading the log', () => {
     await check({ AuCode: adminCode, Action: 'create' }, (e) => e.AuCode === adminCode && e.Action === 'create');
     await check({ RecordName: '审计站' }, (e) => e.RecordName.includes('审计站'));
     await check({ RecordName: 'AUDIT_MEMBER' }, (e) => e.RecordName.includes('audit_member'));
-    const today = new Date().toISOString().slice(0, 10);
+    // A day of the range is the business time zone's (the server's default), not UTC's.
+    const today = dayIn(DEFAULT_TIME_ZONE);
     await check({ AtFrom: today, AtTo: today }, () => true);
     const middle = all[Math.floor(all.length / 2)]!;
     await check({ AtFrom: middle.At }, (e) => e.At >= middle.At);
     await check({ AtTo: middle.At }, (e) => e.At <= middle.At);
-    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    const tomorrow = dayIn(DEFAULT_TIME_ZONE, Date.now() + 86_400_000);
     expect((await entries({ AtFrom: tomorrow })).total).toBe(0);
     // Open-ended ranges at the ends of the calendar: the day after 9999-12-31 is past what a
     // stored time can be, not a text that sorts before every entry.

@@ -4,6 +4,7 @@
 // field, a referenced record cannot be deleted while rows point at it (or takes them with it), and
 // a create that leaves a field out gets its declared default. The cases come from the descriptors.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_TIME_ZONE, dayIn } from '../../schemas/businessTime';
 import { RESOURCES, resourceByName, type Reference, type ResourceDescriptor } from '../../schemas/index';
 import { Records, type Values } from '../helpers/records';
 import { startServer, type Client, type TestServer } from '../helpers/server';
@@ -195,10 +196,11 @@ describe.each(
 describe.each(RESOURCES.filter((d) => d.createDefaults).map((d) => [d.resource, d] as const))('create defaults of %s', (_name, d) => {
   it('fill the fields a create leaves out', async () => {
     for (const [field, rule] of Object.entries(d.createDefaults!)) {
-      const before = new Date().toISOString().slice(0, 10);
+      // "Today" is the business time zone's (the server's default), not the host's or UTC's.
+      const before = dayIn(DEFAULT_TIME_ZONE);
       const first = await records.fresh(d);
       const second = await records.fresh(d);
-      const after = new Date().toISOString().slice(0, 10);
+      const after = dayIn(DEFAULT_TIME_ZONE);
       if (rule === 'today') {
         expect([before, after], field).toContain(first[field]);
       } else {
