@@ -77,10 +77,11 @@ interface Screen {
 }
 
 /**
- * What counts as a screen's first row: a row of its table, or an item of its list of cards or
- * articles (在线视频, 统一口径), inside the page's content (not the menu).
+ * What counts as a screen's first row: a row of its table, an item of its list of cards or
+ * articles (在线视频, 统一口径), or a figure it computed (<output>: 全文索引's counts, whose table of
+ * failures is empty when nothing failed), inside the page's content (not the menu).
  */
-const FIRST_ROW_SELECTOR = '#main-content table tbody tr, #main-content ul[aria-label] > li';
+const FIRST_ROW_SELECTOR = '#main-content table tbody tr, #main-content ul[aria-label] > li, #main-content output';
 
 const SCREENS: Screen[] = [
   { name: '登录', path: '/login' },

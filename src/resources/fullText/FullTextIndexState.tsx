@@ -42,7 +42,8 @@ function Count({ label, value, color }: { label: string; value: number | undefin
     <Paper variant="outlined" component="section" aria-label={label} sx={{ flex: 1, minWidth: 160, p: 2, height: 104 }}>
       <Typography color="text.secondary">{label}</Typography>
       <Typography component="p" variant="h4" sx={{ color, mt: 0.5 }}>
-        {value === undefined ? '—' : value.toLocaleString('zh-CN')}
+        {/* An <output> once known: the figure the screen computed (and what the bench waits for). */}
+        {value === undefined ? '—' : <output>{value.toLocaleString('zh-CN')}</output>}
       </Typography>
     </Paper>
   );
