@@ -30,14 +30,29 @@ interface Profile {
 
 const PASSWORD = 'bench-password';
 
-/** Self and total shares per function of a .cpuprofile; the idle and GC rows are V8's own. */
 /** Microseconds of the monotonic clock, V8's profile clock on Linux. */
 const nowUs = () => Number(process.hrtime.bigint() / 1000n);
 
-export function summarise(profile: Profile, window: [number, number], top = 40): { self: [string, number][]; total: [string, number][]; busy: number } {
+/** The stacks (leaf first) of the busy samples taken inside `window`: not the start, the warm-up, the stop or idle time. */
+function* busyStacks(profile: Profile, window: [number, number]): Generator<ProfileNode[]> {
   const byId = new Map(profile.nodes.map((n) => [n.id, n]));
   const parent = new Map<number, number>();
   for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
+  let time = profile.startTime;
+  for (const [i, id] of profile.samples.entries()) {
+    time += profile.timeDeltas[i]!;
+    if (time < window[0] || time > window[1]) continue;
+    const leaf = byId.get(id)!;
+    if (leaf.callFrame.functionName === '(idle)') continue;
+    const stack: ProfileNode[] = [];
+    for (let n: ProfileNode | undefined = leaf; n; n = parent.has(n.id) ? byId.get(parent.get(n.id)!) : undefined) stack.push(n);
+    yield stack;
+  }
+}
+
+/** Self and total shares per function of a .cpuprofile; the idle and GC rows are V8's own. */
+
+export function summarise(profile: Profile, window: [number, number], top = 40): { self: [string, number][]; total: [string, number][]; busy: number } {
   const label = (n: ProfileNode) => {
     const file = n.callFrame.url.split('/').slice(-2).join('/');
     return `${n.callFrame.functionName || '(anonymous)'} ${file}:${n.callFrame.lineNumber + 1}`;
@@ -45,22 +60,11 @@ export function summarise(profile: Profile, window: [number, number], top = 40):
   const self = new Map<string, number>();
   const total = new Map<string, number>();
   let busy = 0;
-  let time = profile.startTime;
-  for (const [i, id] of profile.samples.entries()) {
-    // Only the samples of the measured load: not the start, the warm-up or the stop.
-    time += profile.timeDeltas[i]!;
-    if (time < window[0] || time > window[1]) continue;
-    const leaf = byId.get(id)!;
-    if (leaf.callFrame.functionName === '(idle)') continue;
+  for (const stack of busyStacks(profile, window)) {
     busy++;
-    self.set(label(leaf), (self.get(label(leaf)) ?? 0) + 1);
-    const seen = new Set<string>();
-    for (let n: ProfileNode | undefined = leaf; n; n = parent.has(n.id) ? byId.get(parent.get(n.id)!) : undefined) {
-      const l = label(n);
-      if (seen.has(l)) continue;
-      seen.add(l);
-      total.set(l, (total.get(l) ?? 0) + 1);
-    }
+    self.set(label(stack[0]!), (self.get(label(stack[0]!)) ?? 0) + 1);
+    // A function counts once per sample, however deep it recurs.
+    for (const l of new Set(stack.map(label))) total.set(l, (total.get(l) ?? 0) + 1);
   }
   const sorted = (m: Map<string, number>) => [...m].sort((a, b) => b[1] - a[1]).slice(0, top).map(([k, v]) => [k, v / busy] as [string, number]);
   return { self: sorted(self), total: sorted(total), busy };
@@ -94,20 +98,10 @@ const KINDS: [string, (frame: ProfileNode['callFrame'], leaf: boolean) => boolea
 
 /** Shares of the busy samples per kind of work (KINDS), the rest as "other". */
 export function byKind(profile: Profile, window: [number, number]): [string, number][] {
-  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-  const parent = new Map<number, number>();
-  for (const n of profile.nodes) for (const c of n.children ?? []) parent.set(c, n.id);
   const counts = new Map<string, number>();
   let busy = 0;
-  let time = profile.startTime;
-  for (const [i, id] of profile.samples.entries()) {
-    time += profile.timeDeltas[i]!;
-    if (time < window[0] || time > window[1]) continue;
-    const leaf = byId.get(id)!;
-    if (leaf.callFrame.functionName === '(idle)') continue;
+  for (const stack of busyStacks(profile, window)) {
     busy++;
-    const stack: ProfileNode[] = [];
-    for (let n: ProfileNode | undefined = leaf; n; n = parent.has(n.id) ? byId.get(parent.get(n.id)!) : undefined) stack.push(n);
     const kind = KINDS.find(([, match]) => stack.some((n, depth) => match(n.callFrame, depth === 0)))?.[0] ?? 'other (node, V8, our handlers)';
     counts.set(kind, (counts.get(kind) ?? 0) + 1);
   }
