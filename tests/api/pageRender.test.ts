@@ -18,13 +18,15 @@ interface Load {
   rendered: boolean;
   ms: number;
   html: string;
+  /** The Server-Timing header's render entry: whether the page was kept or rendered now. */
+  serverTiming: string | null;
 }
 
 async function load(server: TestServer, client: Client, pathName: string): Promise<Load> {
   const started = performance.now();
   const response = await fetch(server.url + pathName, { headers: { cookie: client.cookie } });
   const html = await response.text();
-  return { status: response.status, rendered: html.includes('id="page-state"'), ms: performance.now() - started, html };
+  return { status: response.status, rendered: html.includes('id="page-state"'), ms: performance.now() - started, html, serverTiming: response.headers.get('server-timing') };
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<{ value: T; ms: number }> {
@@ -56,7 +58,8 @@ describe('the server render of pages', () => {
     expect(alone.rendered).toBe(true);
     expect(alone.html).toContain(DEMO_ROW);
 
-    const loads = Array.from({ length: 100 }, () => load(server, member, '/videoType'));
+    // A hundred addresses: loads of one address at once would share one render.
+    const loads = Array.from({ length: 100 }, (_, i) => load(server, member, `/videoType?load=${i}`));
     // Once the server is busy with them.
     await new Promise((resolve) => setTimeout(resolve, 200));
     const health = await timed(() => fetch(`${server.url}/health`).then((r) => r.status));
@@ -76,6 +79,41 @@ describe('the server render of pages', () => {
     expect(rendered).toBeLessThanOrEqual(25);
     // Every render gave its place back.
     expect((await load(server, member, '/videoType')).rendered).toBe(true);
+  });
+
+  it('keeps a rendered page while nothing changed: sent again without a render, rendered anew after a write, never sent to another member', async () => {
+    const member = await server.member({ videoType: '2' });
+    const first = await load(server, member, '/videoType?kept=1');
+    expect(first.rendered).toBe(true);
+    expect(first.serverTiming).toMatch(/^render;desc="rendered";dur=\d/);
+    const again = await load(server, member, '/videoType?kept=1');
+    expect(again.serverTiming).toMatch(/^render;desc="kept"/);
+    expect(again.html).toBe(first.html);
+
+    // Another member's load of the same address is their own render, with their own name in it.
+    const other = await server.member({ videoType: '2' });
+    const theirs = await load(server, other, '/videoType?kept=1');
+    expect(theirs.serverTiming).toMatch(/desc="rendered"/);
+    expect(theirs.html).not.toBe(first.html);
+
+    // A write, by anyone: the next load renders again and shows it.
+    const added = await admin.call('/Ajax/AddVideoType', { VdtName: '保留页面后的新分类', VdtSort: 0 });
+    expect(added.status).toBe(200);
+    const after = await load(server, member, '/videoType?kept=1');
+    expect(after.serverTiming).toMatch(/desc="rendered"/);
+    expect(after.html).toContain('保留页面后的新分类');
+
+    // Loads of one page at once share one render.
+    const together = await Promise.all(Array.from({ length: 5 }, () => load(server, member, '/videoType?kept=2')));
+    expect(together.every((l) => l.rendered)).toBe(true);
+    expect(together.filter((l) => l.serverTiming?.includes('"rendered"'))).toHaveLength(1);
+    expect(new Set(together.map((l) => l.html)).size).toBe(1);
+
+    // Logged out: the cookie no longer names a session, so nothing kept for it goes out.
+    expect((await member.call('/Ajax/Logout', {})).status).toBe(200);
+    const loggedOut = await load(server, member, '/videoType?kept=1');
+    expect(loggedOut.rendered).toBe(false);
+    expect(loggedOut.html).not.toContain('保留页面后的新分类');
   });
 
   it('sends the plain app at once when a call of the render is refused (400), without asking again', async () => {

@@ -12,6 +12,10 @@
 // has at most RENDER_PER_MEMBER renders at once in a process (their other page loads get
 // index.html, which loads its data as usual), a render has RENDER_BUDGET_MS before index.html goes
 // out instead, and an address longer than any of the app's own is not rendered.
+//
+// A rendered page is kept while the database is unchanged (its change clock, as the read cache's
+// answers are), for the same cookie, address, host, business day and build: a reload or a return
+// to a page sends it at once, and loads of one page at once share one render.
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -20,7 +24,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FromRenderWorker, RenderedPage, RenderWorkerData, ToRenderWorker } from '../renderWorker';
 import { startWorkerThread } from '../workerThread';
 import type { MemberRow } from '../auth/members';
-import { TIME_ZONE_META } from '../../../schemas/businessTime';
+import { VersionedCache } from '../db/versionedCache';
+import { TIME_ZONE_META, dayIn } from '../../../schemas/businessTime';
 import { NO_SESSION, SESSION_META } from '../../../schemas/page';
 
 /** The folder of the server's render inside the app's build; never served (app.ts: dotfiles). */
@@ -35,6 +40,12 @@ export const MAX_RENDERED_URL = 2048;
  * single pass gets here.
  */
 const ABANDONED_RENDER_MS = 10_000;
+
+/** Rendered pages kept per process: about 100 KB each. */
+const KEPT_PAGES_BYTES = 32 * 1024 * 1024;
+
+/** Thrown through the kept pages' load when a page was not rendered: nothing is kept for it. */
+const NOT_RENDERED = Symbol('not rendered');
 
 export interface PageOptions {
   /** Renders at once per member (config.renderPerMember); 0 renders no page. */
@@ -236,22 +247,51 @@ export function appPages(app: FastifyInstance, publicDir: string, limits: PageOp
     }
   }
 
+  const kept = new VersionedCache<RenderedPage>({
+    maxEntries: 1000,
+    maxBytes: KEPT_PAGES_BYTES,
+    sizeOf: (page) => page.html.length + page.head.length + page.state.length,
+  });
+
+  /** The page kept for this request when still exact, else rendered (and kept); `kept` says which. */
+  async function keptOrRendered(request: FastifyRequest, member: MemberRow, built: number): Promise<{ page: RenderedPage; kept: boolean } | undefined> {
+    // Read before the render asks for anything, after the request arrived (VersionedCache).
+    const version = await request.dataVersion();
+    // Everything else a render depends on: the visitor (the cookies screens read, the session), the
+    // address, the host its calls go to, "today" in the business zone, and the build.
+    const key = [request.url, request.headers.host ?? '', request.headers.cookie ?? '', dayIn(limits.timeZone), built].join('\n');
+    let rendered = false;
+    try {
+      const page = await kept.get(key, version, async () => {
+        rendered = true;
+        const page = await render(request, member);
+        if (!page) throw NOT_RENDERED;
+        return page;
+      });
+      return { page, kept: !rendered };
+    } catch (error) {
+      if (error === NOT_RENDERED) return undefined;
+      throw error;
+    }
+  }
+
   // index.html with the business time zone in its head, read again after a new build.
   const zoneMeta = `<meta name="${TIME_ZONE_META}" content="${limits.timeZone}">`;
   let template: { built: number; html: string } | undefined;
-  async function pageTemplate(): Promise<string> {
+  async function pageTemplate(): Promise<{ built: number; html: string }> {
     const file = path.join(publicDir, 'index.html');
     const built = (await fs.stat(file)).mtimeMs;
     if (template?.built !== built) template = { built, html: (await fs.readFile(file, 'utf8')).replace('</head>', () => `${zoneMeta}</head>`) };
-    return template.html;
+    return template;
   }
 
   return {
     async send(request, reply) {
+      const started = performance.now();
       const member = request.sessionToken() ? await request.currentMember() : null;
-      const page = member ? await render(request, member) : undefined;
-      const template = await pageTemplate();
-      if (!page) {
+      const { built, html: template } = await pageTemplate();
+      const found = member ? await keptOrRendered(request, member, built) : undefined;
+      if (!found) {
         // Both depend on the cookie. Without a session, never kept: a history navigation may show
         // a kept page without asking, and this one would hide a session since opened.
         const html = member ? template : template.replace('</head>', () => `${NO_SESSION_ELEMENT}</head>`);
@@ -262,14 +302,22 @@ export function appPages(app: FastifyInstance, publicDir: string, limits: PageOp
           .compress(html);
         return reply;
       }
-      app.log.debug({ url: request.url, renders: page.renders }, 'page rendered');
+      const { page } = found;
+      app.log.debug({ url: request.url, renders: page.renders, kept: found.kept }, 'page rendered');
       const html = template
         .replace(TITLE, () => `<title>${page.title}</title>`)
         .replace('</head>', () => `${page.head}</head>`)
         .replace(SHELL, () => `<div id="root">${page.html}</div><!--/root-->`)
         .replace('</body>', () => `${page.state}</body>`);
-      // The member's own data: never kept by a shared cache, nor sent for another cookie.
-      reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store').header('vary', 'cookie, accept-encoding').compress(html);
+      // The member's own data: never kept by a shared cache, nor sent for another cookie. Server-Timing
+      // says whether the page was kept or rendered now, and how long that took (the browser's
+      // developer tools and npm run bench:ui show it).
+      reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'private, no-store')
+        .header('vary', 'cookie, accept-encoding')
+        .header('server-timing', `render;desc="${found.kept ? 'kept' : 'rendered'}";dur=${(performance.now() - started).toFixed(1)}`)
+        .compress(html);
       return reply;
     },
   };
