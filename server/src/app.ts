@@ -111,16 +111,16 @@ export async function buildApp(config: Config): Promise<BuiltApp> {
 
   // Log-in comes before body validation: an anonymous caller gets 401, never a schema error.
   const PUBLIC_CALLS = new Set(['/Ajax/Login', '/Ajax/Logout']);
-  app.addHook('preValidation', async function requireSession(request) {
-    const path = request.url.split('?')[0] ?? '';
-    if (!/^\/(Ajax|Xcx1|Xcx3)\//.test(path) || PUBLIC_CALLS.has(path)) return;
-    if (!(await request.currentMember())) throw unauthorized();
+  app.addHook('preValidation', function requireSession(request, reply, done) {
+    const query = request.url.indexOf('?');
+    const path = query < 0 ? request.url : request.url.slice(0, query);
+    if (!/^\/(Ajax|Xcx1|Xcx3)\//.test(path) || PUBLIC_CALLS.has(path)) return done();
+    request.currentMember().then((member) => done(member ? undefined : unauthorized()), done);
   });
   // After validation, which may have coerced "Infinity" into a number (http/unstorable.ts).
-  app.addHook('preHandler', async function refuseUnstorable(request) {
-    if (!/^\/(Ajax|Xcx1|Xcx3)\//.test(request.url)) return;
-    const bad = unstorableValue(request.body) ?? unstorableValue(request.query);
-    if (bad) throw badRequest(`${bad.field}：${bad.msg}`, [bad]);
+  app.addHook('preHandler', function refuseUnstorable(request, reply, done) {
+    const bad = /^\/(Ajax|Xcx1|Xcx3)\//.test(request.url) ? (unstorableValue(request.body) ?? unstorableValue(request.query)) : undefined;
+    done(bad ? badRequest(`${bad.field}：${bad.msg}`, [bad]) : undefined);
   });
 
   await app.register(routes);

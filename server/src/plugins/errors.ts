@@ -59,8 +59,10 @@ export function clientErrorHandler(err: Error & { code?: string }, socket: Socke
 export const MAX_URL_BYTES = 12 * 1024;
 
 export default fp(async (app) => {
-  app.addHook('onRequest', async function refuseLongUrl(request, reply) {
-    if (request.url.length > MAX_URL_BYTES) return reply.status(414).send(envelope(414));
+  // The checks run for every request are callback hooks, not async ones: no promise per request.
+  app.addHook('onRequest', function refuseLongUrl(request, reply, done) {
+    if (request.url.length > MAX_URL_BYTES) reply.status(414).send(envelope(414));
+    else done();
   });
   app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
     if (error instanceof ApiError) {

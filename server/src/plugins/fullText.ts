@@ -23,8 +23,9 @@ async function fullTextPlugin(app: FastifyInstance, { config }: { config: Config
   if (!indexer) return;
   app.addHook('onReady', async () => indexer.start());
   // A write just committed may have queued work: looked at now rather than at the next poll.
-  app.addHook('onResponse', async function wakeIndexer(request, reply) {
+  app.addHook('onResponse', function wakeIndexer(request, reply, done) {
     if (request.method === 'POST' && reply.statusCode === 200 && !request.routeOptions.config.queuesNoIndexing) indexer.wake();
+    done();
   });
   // Before the database plugin's own onClose (hooks run in reverse order of registration).
   app.addHook('onClose', async () => indexer.stop());

@@ -135,11 +135,9 @@ export default fp<{ config: Config }>(async (app, { config }) => {
   }
 
   const allowed = config.allowedOrigins;
-  app.addHook('onRequest', async function refuseCrossOrigin(request) {
-    if (SAFE_METHODS.has(request.method)) return;
-    if (!isSameOriginRequest(request, allowed)) {
-      request.log.warn({ origin: request.headers.origin, site: request.headers['sec-fetch-site'] }, 'cross-origin write refused');
-      throw new ApiError(403, CROSS_ORIGIN_MESSAGE);
-    }
+  app.addHook('onRequest', function refuseCrossOrigin(request, reply, done) {
+    if (SAFE_METHODS.has(request.method) || isSameOriginRequest(request, allowed)) return done();
+    request.log.warn({ origin: request.headers.origin, site: request.headers['sec-fetch-site'] }, 'cross-origin write refused');
+    done(new ApiError(403, CROSS_ORIGIN_MESSAGE));
   });
 });
