@@ -10,6 +10,7 @@ import {
 } from 'react-admin';
 import type { ResourceDescriptor } from '../../schemas/descriptor';
 import { UploadInput } from './UploadInput';
+import { VideoUploadPlaceholder } from './video/VideoUploadFrame';
 import { dayRange, ZhDateInput } from './ZhDateInput';
 import { choicesOf, fieldKind, fieldSchema, formFields, referenceOf, referenceTarget } from './schemaFields';
 
@@ -148,7 +149,8 @@ export function SchemaInput({ descriptor, field, optional = false, isRequired, h
       return <UploadInput source={field} label={label} kind="image" {...(hint ? { helperText: hint } : {})} />;
     case 'video':
       return (
-        <Suspense fallback={null}>
+        // Its place held while its code arrives: the dialog keeps its size.
+        <Suspense fallback={<VideoUploadPlaceholder source={field} label={label} />}>
           <VideoUploadInput source={field} label={label} validate={validators} />
         </Suspense>
       );

@@ -264,3 +264,34 @@ for (const viewport of VIEWPORTS) {
     }
   });
 }
+
+describe('a dialog whose input loads its code on demand', () => {
+  it('keeps its size while that code arrives: 视频 详情 with its video input held back', async () => {
+    const { page } = s;
+    await page.setViewportSize({ width: 1440, height: 900 });
+    // The video input's code (Uppy's upload, the MP4 check) is its own file, fetched when the list
+    // is idle or the dialog opens: held here as on a slow network.
+    const held: (() => void)[] = [];
+    const pattern = /\/assets\/VideoUploadInput-[\w-]+\.js$/;
+    await page.route(pattern, (route) => held.push(() => void route.continue().catch(() => undefined)));
+    try {
+      await page.goto('/video');
+      await page.getByRole('tablist', { name: '视频分类' }).getByRole('tab').first().waitFor();
+      await page.getByRole('button', { name: '添加', exact: true }).click();
+      const dialog = await formDialog(page, '详情');
+      await dialog.getByRole('textbox', { name: '视频名称' }).waitFor();
+      await animationsSettled(page);
+      const before = await boxOf(dialog, 'the dialog');
+      expect(held.length, 'the input waits for its code').toBeGreaterThan(0);
+      await page.unroute(pattern);
+      held.splice(0).forEach((release) => release());
+      // The real input (its file picker), not a stand-in drawn while its code was on the way.
+      await dialog.locator('input[type="file"][accept*="mp4"]').waitFor({ state: 'attached' });
+      await animationsSettled(page);
+      expect(await boxOf(dialog, 'the dialog'), 'the dialog as its video input arrived').toEqual(before);
+    } finally {
+      await page.unroute(pattern);
+      held.splice(0).forEach((release) => release());
+    }
+  });
+});

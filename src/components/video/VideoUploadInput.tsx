@@ -1,12 +1,11 @@
 import { useEffect, useRef, useState, type ChangeEvent, type MouseEvent } from 'react';
-import CloudUploadIcon from '@mui/icons-material/CloudUpload';
-import { Alert, Box, Button, FormHelperText, FormLabel, LinearProgress, Typography } from '@mui/material';
+import { Alert, Box, Button, FormHelperText, LinearProgress, Typography } from '@mui/material';
 import { InputHelperText, useDataProvider, useInput, useNotify, type Validator } from 'react-admin';
 import type { LegacyDataProvider } from '../../dataProvider/index';
-import { useFileName, useRememberFileName } from '../fileNames';
+import { useRememberFileName } from '../fileNames';
 import { BUSY_MESSAGE, formatSize, formatSpeed, UploadBusyError, uploadStore, type UploadProgress } from '../uploadQueue';
 import { checkVideoFile, VIDEO_REQUIREMENT } from './mp4Check';
-import { VideoCover } from './VideoCover';
+import { uploadButtonProps, VideoUploadFrame } from './VideoUploadFrame';
 import { startVideoUpload, UploadCancelled, type VideoUpload } from './videoUpload';
 
 type Phase =
@@ -53,7 +52,6 @@ export function VideoUploadInput({ source, label, validate }: { source: string; 
   useEffect(() => () => uploadRef.current?.cancel(), []);
 
   const url = typeof field.value === 'string' ? field.value : '';
-  const fileName = useFileName(url);
   // A failed upload waits for 重试 or 取消; choosing another file replaces it.
   const busy = phase.name === 'checking' || phase.name === 'uploading';
 
@@ -138,74 +136,62 @@ export function VideoUploadInput({ source, label, validate }: { source: string; 
 
   const inputId = `${id}-file`;
   return (
-    <Box className={`ra-input ra-input-${source}`} sx={{ mb: 2 }}>
-      <FormLabel htmlFor={inputId} required sx={{ display: 'block', mb: 0.5 }}>
-        {label}
-      </FormLabel>
+    <VideoUploadFrame
+      source={source}
+      label={label}
+      url={url}
+      inputId={inputId}
+      button={
+        <Button component="label" {...uploadButtonProps} onClick={refuseWhenBusy} disabled={phase.name === 'checking'}>
+          {url ? '重新上传视频' : '上传视频'}
+          <input id={inputId} hidden type="file" accept="video/mp4,.mp4" onChange={onPick} />
+        </Button>
+      }
+      status={
+        <>
+          {phase.name === 'checking' && (
+            <Typography role="status" variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+              正在检查视频格式：{phase.fileName}
+            </Typography>
+          )}
 
-      {url !== '' && (
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1.5, mb: 1 }}>
-          <Box sx={{ width: 128, flex: 'none', borderRadius: 1, overflow: 'hidden', border: 1, borderColor: 'divider' }}>
-            <VideoCover videoUrl={url} alt="视频封面" />
-          </Box>
-          <Typography variant="body2" sx={{ wordBreak: 'break-all' }} data-testid="video-file-name">
-            {fileName}
-          </Typography>
-        </Box>
-      )}
+          {phase.name === 'uploading' && (
+            <Box role="status" aria-live="polite" sx={{ mt: 1 }}>
+              <ProgressView progress={phase.progress} resumedBytes={phase.resumedBytes} />
+              <Button size="small" onClick={() => uploadRef.current?.cancel()}>
+                取消
+              </Button>
+            </Box>
+          )}
 
-      <Button
-        component="label"
-        variant="outlined"
-        size="small"
-        startIcon={<CloudUploadIcon />}
-        onClick={refuseWhenBusy}
-        disabled={phase.name === 'checking'}
-      >
-        {url ? '重新上传视频' : '上传视频'}
-        <input id={inputId} hidden type="file" accept="video/mp4,.mp4" onChange={onPick} />
-      </Button>
-
-      {phase.name === 'checking' && (
-        <Typography role="status" variant="body2" color="text.secondary" sx={{ mt: 1 }}>
-          正在检查视频格式：{phase.fileName}
-        </Typography>
-      )}
-
-      {phase.name === 'uploading' && (
-        <Box role="status" aria-live="polite" sx={{ mt: 1 }}>
-          <ProgressView progress={phase.progress} resumedBytes={phase.resumedBytes} />
-          <Button size="small" onClick={() => uploadRef.current?.cancel()}>
-            取消
-          </Button>
-        </Box>
-      )}
-
-      {phase.name === 'failed' && (
-        <Box sx={{ mt: 1 }}>
-          <ProgressView progress={phase.progress} />
-          <Alert
-            severity="error"
-            sx={{ mt: 1 }}
-            action={
-              <>
-                <Button color="inherit" size="small" onClick={retry}>
-                  重试
-                </Button>
-                <Button color="inherit" size="small" onClick={() => uploadRef.current?.cancel()}>
-                  取消
-                </Button>
-              </>
-            }
-          >
-            {phase.message}
-          </Alert>
-        </Box>
-      )}
-
-      <FormHelperText error={fieldState.invalid}>
-        <InputHelperText error={fieldState.error?.message} helperText={VIDEO_REQUIREMENT} />
-      </FormHelperText>
-    </Box>
+          {phase.name === 'failed' && (
+            <Box sx={{ mt: 1 }}>
+              <ProgressView progress={phase.progress} />
+              <Alert
+                severity="error"
+                sx={{ mt: 1 }}
+                action={
+                  <>
+                    <Button color="inherit" size="small" onClick={retry}>
+                      重试
+                    </Button>
+                    <Button color="inherit" size="small" onClick={() => uploadRef.current?.cancel()}>
+                      取消
+                    </Button>
+                  </>
+                }
+              >
+                {phase.message}
+              </Alert>
+            </Box>
+          )}
+        </>
+      }
+      helper={
+        <FormHelperText error={fieldState.invalid}>
+          <InputHelperText error={fieldState.error?.message} helperText={VIDEO_REQUIREMENT} />
+        </FormHelperText>
+      }
+    />
   );
 }
