@@ -8,6 +8,7 @@ import {
   TextInput,
   type Validator,
 } from 'react-admin';
+import { Box, Typography } from '@mui/material';
 import type { ResourceDescriptor } from '../../schemas/descriptor';
 import { UploadInput } from './UploadInput';
 import { VideoUploadPlaceholder } from './video/VideoUploadFrame';
@@ -20,7 +21,25 @@ const RichTextInput = lazy(() => import('ra-input-rich-text').then((m) => ({ def
 const VideoUploadInput = lazy(() => import('./video/VideoUploadInput').then((m) => ({ default: m.VideoUploadInput })));
 
 /** Rich text is an article or an answer: room for several paragraphs from the start. */
-const RICH_TEXT_SX = { '& .ProseMirror': { minHeight: 320 } } as const;
+const RICH_TEXT_MIN_HEIGHT = 320;
+const RICH_TEXT_SX = { '& .ProseMirror': { minHeight: RICH_TEXT_MIN_HEIGHT } } as const;
+/**
+ * The rich text input's height as drawn with an empty text: its label, toolbar (52 px), editor and
+ * helper line. Its stand-in takes it while TipTap's code loads, so that a dialog does not grow by
+ * it when the code arrives (tests/browser/dialogs.test.ts holds the code back and compares).
+ */
+const RICH_TEXT_INPUT_HEIGHT = RICH_TEXT_MIN_HEIGHT + 104;
+
+/** Rich text's place while its editor's code loads: its label, then the editor's room. */
+function RichTextPlaceholder({ label }: { label: string }) {
+  return (
+    <Box aria-busy="true" sx={{ width: '100%', height: RICH_TEXT_INPUT_HEIGHT }}>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+    </Box>
+  );
+}
 
 /** Keeps what the user typed ('' included): react-admin's default turns '' into null. */
 const keepText = (value: string) => value;
@@ -138,7 +157,7 @@ export function SchemaInput({ descriptor, field, optional = false, isRequired, h
       );
     case 'richText':
       return (
-        <Suspense fallback={null}>
+        <Suspense fallback={<RichTextPlaceholder label={label} />}>
           {/* Opens at an article's height, not one line. */}
           <RichTextInput source={field} label={label} validate={validators} isRequired={required} sx={RICH_TEXT_SX} {...(hint ? { helperText: hint } : {})} />
         </Suspense>

@@ -265,33 +265,73 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
-describe('a dialog whose input loads its code on demand', () => {
-  it('keeps its size while that code arrives: 视频 详情 with its video input held back', async () => {
-    const { page } = s;
-    await page.setViewportSize({ width: 1440, height: 900 });
-    // The video input's code (Uppy's upload, the MP4 check) is its own file, fetched when the list
-    // is idle or the dialog opens: held here as on a slow network.
-    const held: (() => void)[] = [];
-    const pattern = /\/assets\/VideoUploadInput-[\w-]+\.js$/;
-    await page.route(pattern, (route) => held.push(() => void route.continue().catch(() => undefined)));
-    try {
+/** A dialog with an input whose code is a file of its own, fetched when the page is idle or the dialog opens. */
+interface HeldCase {
+  name: string;
+  /** That file: the video input (Uppy's upload, the MP4 check), or TipTap's rich text. */
+  code: RegExp;
+  open(page: Page): Promise<Locator>;
+  /** Drawn once the dialog is open, before the held code arrives. */
+  shown(dialog: Locator): Locator;
+  /** The real input, not its stand-in. */
+  arrived(dialog: Locator): Locator;
+}
+
+const HELD_CASES: HeldCase[] = [
+  {
+    name: '视频 详情, its video input',
+    code: /\/assets\/VideoUploadInput-[\w-]+\.js$/,
+    async open(page) {
       await page.goto('/video');
       await page.getByRole('tablist', { name: '视频分类' }).getByRole('tab').first().waitFor();
       await page.getByRole('button', { name: '添加', exact: true }).click();
-      const dialog = await formDialog(page, '详情');
-      await dialog.getByRole('textbox', { name: '视频名称' }).waitFor();
-      await animationsSettled(page);
-      const before = await boxOf(dialog, 'the dialog');
-      expect(held.length, 'the input waits for its code').toBeGreaterThan(0);
-      await page.unroute(pattern);
-      held.splice(0).forEach((release) => release());
-      // The real input (its file picker), not a stand-in drawn while its code was on the way.
-      await dialog.locator('input[type="file"][accept*="mp4"]').waitFor({ state: 'attached' });
-      await animationsSettled(page);
-      expect(await boxOf(dialog, 'the dialog'), 'the dialog as its video input arrived').toEqual(before);
-    } finally {
-      await page.unroute(pattern);
-      held.splice(0).forEach((release) => release());
+      return formDialog(page, '详情');
+    },
+    shown: (dialog) => dialog.getByRole('textbox', { name: '视频名称' }),
+    arrived: (dialog) => dialog.locator('input[type="file"][accept*="mp4"]'),
+  },
+  {
+    name: '统一口径详情, its two rich texts',
+    code: /\/assets\/dist-[\w-]+\.js$/,
+    async open(page) {
+      await page.goto('/Knowledge/TYKJ/Manage');
+      await page.getByRole('treeitem', { name: '工程量计算' }).click();
+      await page.getByRole('button', { name: '新增', exact: true }).click();
+      return formDialog(page, '统一口径详情');
+    },
+    shown: (dialog) => dialog.getByRole('textbox', { name: '文章名称' }),
+    arrived: (dialog) => dialog.locator('.ProseMirror').last(),
+  },
+];
+
+describe('a dialog whose inputs load their code on demand', () => {
+  for (const heldCase of HELD_CASES) {
+    for (const viewport of VIEWPORTS) {
+      it(`keeps its title and buttons in place while that code arrives: ${heldCase.name}, at ${viewport.width}×${viewport.height}`, async () => {
+        const { page } = s;
+        await page.setViewportSize(viewport);
+        // Held as on a slow network, from before the page loads (it fetches parts once idle).
+        const held: (() => void)[] = [];
+        await page.route(heldCase.code, (route) => held.push(() => void route.continue().catch(() => undefined)));
+        try {
+          const dialog = await heldCase.open(page);
+          await heldCase.shown(dialog).waitFor();
+          await animationsSettled(page);
+          const buttons = ['关闭', '取消', '添加'];
+          const before = await frameOf(dialog, buttons);
+          expect(held.length, 'the input waits for its code').toBeGreaterThan(0);
+          await page.unroute(heldCase.code);
+          held.splice(0).forEach((release) => release());
+          await heldCase.arrived(dialog).waitFor({ state: 'attached' });
+          await animationsSettled(page);
+          expect(await frameOf(dialog, buttons), 'the title and buttons once the input arrived').toEqual(before);
+          await dialog.getByRole('button', { name: '取消', exact: true }).click();
+          await dialog.waitFor({ state: 'hidden' });
+        } finally {
+          await page.unroute(heldCase.code);
+          held.splice(0).forEach((release) => release());
+        }
+      });
     }
-  });
+  }
 });
