@@ -64,7 +64,7 @@ export async function openDatabase(options: { dataDir: string; databaseUrl?: str
     const sqliteFile = path.join(options.dataDir, 'zhishi.sqlite');
     const sqlite = openSqlite(sqliteFile);
     const clock = new ChangeClock(sqlite);
-    const db = new Kysely<Database>({ dialect: new ImmediateTransactionDialect(withStatementCache(sqlite)), plugins: [clock] });
+    const db = new Kysely<Database>({ dialect: new ImmediateTransactionDialect(withStatementCache(sqlite, clock)) });
     result = { db, dialect: 'sqlite', dataVersion: oncePerTurn(() => Promise.resolve(clock.version())), close: () => db.destroy(), source: { sqliteFile } };
   }
   if (options.migrate !== false) await migrate(result);

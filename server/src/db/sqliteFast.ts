@@ -6,11 +6,12 @@
 // - Prepared statements are kept by SQL text: SQLite parses a statement once, not on every call
 //   (Kysely's driver prepares afresh each time, a third of a small query's cost).
 // - A change clock: a token that moves whenever committed data may have changed, through this
-//   connection (any statement that is not a SELECT) or another one, in this process or another
-//   (SQLite's `data_version`). An answer cached under a token is exact while the token is unchanged.
+//   connection (any statement SQLite does not call read-only) or another one, in this process or
+//   another (SQLite's `data_version`). An answer cached under a token is exact while the token is
+//   unchanged.
 import type SQLite from 'better-sqlite3';
 import { LRUCache } from 'lru-cache';
-import { CompiledQuery, SelectQueryNode, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type KyselyPlugin, type SqliteDatabase } from 'kysely';
+import { CompiledQuery, SqliteDialect, SqliteDriver, type DatabaseConnection, type Driver, type SqliteDatabase } from 'kysely';
 
 /** Distinct statement texts are few (they come from descriptors); the bound keeps odd ones from piling up. */
 const MAX_STATEMENTS = 1000;
@@ -20,15 +21,17 @@ const MAX_STATEMENTS = 1000;
  * time on the connection and reads results with `all()`/`run()`, so sharing a statement is safe;
  * streaming (`iterate()`) over a shared statement would not be, and is not used here.
  */
-export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
+export function withStatementCache(sqlite: SQLite.Database, clock?: ChangeClock): SqliteDatabase {
   const statements = new LRUCache<string, SQLite.Statement>({ max: MAX_STATEMENTS });
   return {
+    // Kysely's driver prepares each query right before it runs it.
     prepare(sql: string) {
       let statement = statements.get(sql);
       if (!statement) {
         statement = sqlite.prepare(sql);
         statements.set(sql, statement);
       }
+      clock?.aboutToRun(statement);
       return statement;
     },
     close() {
@@ -38,8 +41,8 @@ export function withStatementCache(sqlite: SQLite.Database): SqliteDatabase {
   };
 }
 
-/** Counts this connection's writes as Kysely compiles them, and reads SQLite's data_version. */
-export class ChangeClock implements KyselyPlugin {
+/** Counts this connection's writes as they are about to run, and reads SQLite's data_version. */
+export class ChangeClock {
   #localWrites = 0;
   readonly #dataVersion: SQLite.Statement;
 
@@ -47,13 +50,14 @@ export class ChangeClock implements KyselyPlugin {
     this.#dataVersion = sqlite.prepare('pragma data_version').pluck();
   }
 
-  // Anything but a SELECT counts as a write (raw SQL included): at worst a cache is emptied for nothing.
-  transformQuery: KyselyPlugin['transformQuery'] = ({ node }) => {
-    if (!SelectQueryNode.is(node)) this.#localWrites++;
-    return node;
-  };
-
-  transformResult: KyselyPlugin['transformResult'] = ({ result }) => Promise.resolve(result);
+  /**
+   * A statement that may change the database moves the clock; SQLite itself says which
+   * (`sqlite3_stmt_readonly`), so a read written as raw SQL (a search, a recursive category
+   * query) empties no cache. A transaction's BEGIN IMMEDIATE counts as a write: it takes the lock.
+   */
+  aboutToRun(statement: SQLite.Statement): void {
+    if (!statement.readonly) this.#localWrites++;
+  }
 
   /**
    * Read before the data it labels: a reader that then queries sees data at least this new, so an

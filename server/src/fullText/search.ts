@@ -8,7 +8,7 @@
 // database counts of the phrase on each page's NORM, the same on both databases; the rest follow
 // newest first. A rarer word (at most RANK_POOL pages) is thus ranked over all its pages. Only the
 // pages shown are read whole, for their snippets.
-import { sql } from 'kysely';
+import { sql, type RawBuilder } from 'kysely';
 import { toColumn, type FullTextSource, type ResourceDescriptor } from '../../../schemas/descriptor';
 import type { FullTextHit } from '../../../schemas/fullText';
 import type { Db } from '../db/database';
@@ -22,10 +22,14 @@ export const COUNT_CAP = 1000;
 export const RANK_POOL = 200;
 /** A category's subtree up to this many categories is also a filter of the FTS5 query itself. */
 const TAGGED_CATEGORIES = 64;
-/** BM25's constants, and the average length of a page's NORM (characters) it normalises by. */
+/**
+ * BM25's constants, and the average length of a page's NORM it normalises by, in bytes: lengths are
+ * read as bytes (UTF-8: a Han character is 3), which both databases know without reading the text
+ * character by character; on SQLite that was half the cost of ranking the pool.
+ */
 const K1 = 1.2;
 const B = 0.75;
-const AVERAGE_NORM = 800;
+const AVERAGE_NORM_BYTES = 2400;
 /** A result whose record's name holds the words comes first among equals. */
 const NAME_BONUS = 1;
 
@@ -100,7 +104,7 @@ export async function searchFullText(database: Db, descriptor: ResourceDescripto
   const totalCapped = ids.length > COUNT_CAP;
   const total = Math.min(ids.length, COUNT_CAP);
 
-  const ranked = await rankPool(db, descriptor, ids.slice(0, RANK_POOL), phrase, norm);
+  const ranked = await rankPool(db, database.dialect, descriptor, ids.slice(0, RANK_POOL), phrase, norm);
   // The ranked pool, then the other matching pages newest first.
   const order = [...ranked.map((r) => r.ID), ...ids.slice(RANK_POOL, COUNT_CAP)];
   const from = (query.pageIndex - 1) * query.pageSize;
@@ -209,21 +213,23 @@ interface Ranked {
 
 /**
  * The pool, best first: BM25 of the phrase in the page (its occurrences, counted by the database on
- * NORM, against NORM's length), a bonus when the record's name holds the words, then the newer
+ * NORM, against NORM's length in bytes), a bonus when the record's name holds the words, then the newer
  * page. One per (record, source, file, page). The pages' text is not read.
  */
-async function rankPool(db: AnyDb, descriptor: ResourceDescriptor, ids: readonly number[], phrase: readonly string[], norm: string): Promise<Ranked[]> {
+async function rankPool(db: AnyDb, dialect: Db['dialect'], descriptor: ResourceDescriptor, ids: readonly number[], phrase: readonly string[], norm: string): Promise<Ranked[]> {
   if (ids.length === 0) return [];
+  // Bytes: the occurrences are the bytes `replace` removed over the phrase's own bytes, exactly.
+  const bytes = (value: RawBuilder<unknown>) => (dialect === 'sqlite' ? sql`length(cast(${value} as blob))` : sql`octet_length(${value}::text)`);
   const { rows } = await sql<{ ID: number; RECORD_ID: number; SOURCE: string; FILE_URL: string; PAGE: number; LEN: number; TF: number }>`
-    select "ID", "RECORD_ID", "SOURCE", "FILE_URL", "PAGE", length("NORM") as "LEN",
-      (length("NORM") - length(replace("NORM", ${norm}, ''))) / ${[...norm].length} as "TF"
+    select "ID", "RECORD_ID", "SOURCE", "FILE_URL", "PAGE", ${bytes(sql.ref('NORM'))} as "LEN",
+      (${bytes(sql.ref('NORM'))} - ${bytes(sql`replace("NORM", ${norm}, '')`)}) / ${bytes(sql`${norm}`)} as "TF"
     from "FT_PAGE" where "ID" in (${sql.join(ids)})`.execute(db);
   const names = await recordNames(db, descriptor, [...new Set(rows.map((r) => Number(r.RECORD_ID)))]);
   const best = new Map<string, Ranked>();
   for (const row of rows) {
     const tf = Number(row.TF);
-    const length = Number(row.LEN) || AVERAGE_NORM;
-    let score = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / AVERAGE_NORM));
+    const length = Number(row.LEN) || AVERAGE_NORM_BYTES;
+    let score = (tf * (K1 + 1)) / (tf + K1 * (1 - B + (B * length) / AVERAGE_NORM_BYTES));
     const name = names.get(Number(row.RECORD_ID));
     if (name !== undefined && phraseHits(name, phrase).length > 0) score += NAME_BONUS;
     const r: Ranked = { ID: Number(row.ID), RECORD_ID: Number(row.RECORD_ID), SOURCE: row.SOURCE, FILE_URL: row.FILE_URL, PAGE: Number(row.PAGE), score };
