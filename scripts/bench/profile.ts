@@ -79,7 +79,7 @@ const KINDS: [string, (frame: ProfileNode['callFrame'], leaf: boolean) => boolea
   ['change clock (data_version / snapshot)', (f) => f.functionName === 'version' || f.functionName === 'snapshotVersion'],
   ['session: cookie, cached session, expiry', (f) => ['currentMember', 'sessionToken', 'sessionOf', 'isLive', 'parseCookie'].includes(f.functionName)],
   ['permission check', (f) => ['requireAccess', 'requireAnyCode', 'requireMember', 'toCurrentMember', 'canAccess', 'hasCode', 'parseModules'].includes(f.functionName)],
-  ['security headers (helmet)', (f) => f.url.includes('/helmet/')],
+  ['security headers (helmet)', (f) => f.url.includes('/helmet/') || f.functionName === 'setSecurityHeaders'],
   ['origin, host, URL length, body deadline hooks', (f) => ['refuseCrossOrigin', 'refuseOtherHost', 'refuseLongUrl', 'bodyDeadline', 'isSameOriginRequest'].includes(f.functionName)],
   ['request validation (ajv)', (f) => /^validate\d*$/.test(f.functionName) || f.url.includes('/ajv/')],
   ['unstorable-value check', (f) => ['refuseUnstorable', 'unstorableValue'].includes(f.functionName)],

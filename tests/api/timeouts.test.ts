@@ -67,6 +67,8 @@ describe('request bodies that trickle in', () => {
         expect(closedAfterMs!).toBeLessThan(6000);
         expect(text).toMatch(/^HTTP\/1\.1 408/);
         expect(text).toContain('请求超时');
+        // Answered outside Fastify's flow, still with the security headers every answer carries.
+        expect(text.toLowerCase()).toContain('x-content-type-options: nosniff');
       }
     } finally {
       for (const t of slow) t.stop();

@@ -13,12 +13,25 @@
 // upload URLs) would still act. Browsers send `Origin` on every POST/PUT/DELETE (and `Sec-Fetch-Site`
 // on all requests), so any of those from another origin is refused here. Requests with neither
 // header (curl, server-to-server) are not from a browser, carry no ambient cookie, and stay allowed.
+import { IncomingMessage, ServerResponse } from 'node:http';
+import { Socket } from 'node:net';
 import helmet from 'helmet';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 import type { Config } from '../config';
 import { ApiError } from '../errors';
 import { publicBaseUrl } from '../storage/s3Urls';
+
+/** The headers a middleware sets on a response (a real one, never sent), as Fastify takes them. */
+function headersSetBy(middleware: ReturnType<typeof helmet>): Record<string, string> {
+  const response = new ServerResponse(new IncomingMessage(new Socket()));
+  let failure: unknown = new Error('helmet did not finish synchronously');
+  middleware(response.req, response, (error?: unknown) => {
+    failure = error;
+  });
+  if (failure) throw failure instanceof Error ? failure : new Error(String(failure));
+  return Object.fromEntries(Object.entries(response.getHeaders()).map(([name, value]) => [name, Array.isArray(value) ? value.join(', ') : String(value)]));
+}
 
 export const CROSS_ORIGIN_MESSAGE = '不允许从其他来源发起此请求';
 
@@ -117,9 +130,14 @@ export default fp<{ config: Config }>(async (app, { config }) => {
     crossOriginEmbedderPolicy: false,
     referrerPolicy: { policy: 'same-origin' },
   });
-  // On the raw response, as the plugin did: Fastify sends them with its own headers.
-  app.addHook('onRequest', function setSecurityHeaders(request, reply, done) {
-    securityHeaders(request.raw, reply.raw, (error) => done(error instanceof Error ? error : undefined));
+  // helmet's headers depend on the configuration alone: read once from a response helmet wrote
+  // them on, then given to each reply with Fastify's own headers. Set on the raw response instead,
+  // they made node merge every header of every answer one call at a time (its slow path: 12 % of
+  // the cached list call's time, where the bare server's ceiling sends two headers).
+  const headers = headersSetBy(securityHeaders);
+  app.addHook('onRequest', function setSecurityHeaders(_request, reply, done) {
+    reply.headers(headers);
+    done();
   });
 
   // DNS rebinding: a hostile name resolved to this server makes its pages same-origin with the

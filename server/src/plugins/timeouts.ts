@@ -8,6 +8,7 @@
 //   minute. A 10 MiB part has 6 minutes, a 200 MB handout close to two hours.
 // When the deadline passes before the body is in, the client gets 408 in the envelope and the
 // connection is closed.
+import type { OutgoingHttpHeaders } from 'node:http';
 import fp from 'fastify-plugin';
 import type { Config } from '../config';
 import { PART_PREFIX, UPLOAD_PREFIX } from '../storage/local';
@@ -42,7 +43,8 @@ export default fp<{ config: Config }>(async (app, { config }) => {
       // Documented way to answer outside Fastify's flow: the body parser still waits on the stream.
       reply.hijack();
       const body = JSON.stringify({ code: 408, msg: BODY_TIMEOUT_MESSAGE });
-      reply.raw.writeHead(408, { 'content-type': 'application/json; charset=utf-8', connection: 'close', 'content-length': Buffer.byteLength(body) });
+      // With the headers already given to the reply (the security headers).
+      reply.raw.writeHead(408, { ...(reply.getHeaders() as OutgoingHttpHeaders), 'content-type': 'application/json; charset=utf-8', connection: 'close', 'content-length': Buffer.byteLength(body) });
       reply.raw.end(body, () => raw.socket?.destroy());
     }, deadline);
     timer.unref();
