@@ -124,6 +124,19 @@ describe('disabling a member (停用)', () => {
 });
 
 describe('what else ends or narrows a session at once', () => {
+  it('a session ends when it expires, even while it is kept in the read cache', async () => {
+    const m = await addMember('expiry1');
+    const c = server.client();
+    await c.login('expiry1', 'password-123');
+    // Its expiry moved to 1.5 s from now (a write: the session is read again once).
+    const soon = new Date(Date.now() + 1500).toISOString();
+    await server.app.database.db.updateTable('SESSION').set({ EXPIRES_AT: soon }).where('AU_CODE', '=', m.AuCode).execute();
+    expect((await c.get('/Ajax/GetCurrentMember')).status).toBe(200);
+    // No write from here on: the kept session itself must be seen as expired.
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+    expect((await c.get('/Ajax/GetCurrentMember')).status).toBe(401);
+  });
+
   it('logout: the same cookie replayed is a 401', async () => {
     await addMember('logout1');
     const c = server.client();

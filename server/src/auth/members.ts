@@ -84,7 +84,8 @@ export async function createSession({ db }: Db, auCode: string): Promise<string>
 
 export interface SessionOf {
   member: MemberRow;
-  expiresAt: string;
+  /** When it expires, in ms since the epoch: compared on every call, so read once. */
+  expiresAtMs: number;
 }
 
 /** The session's member and expiry, whether expired or not (callers compare; the row is cacheable). */
@@ -100,7 +101,7 @@ export async function sessionOf({ db }: Db, token: string): Promise<SessionOf | 
     .executeTakeFirst();
   if (!row) return undefined;
   const { SESSION_EXPIRES_AT, ...member } = row;
-  return { member, expiresAt: SESSION_EXPIRES_AT };
+  return { member, expiresAtMs: Date.parse(SESSION_EXPIRES_AT) };
 }
 
 export async function memberOfSession(database: Db, token: string): Promise<MemberRow | undefined> {
@@ -108,7 +109,7 @@ export async function memberOfSession(database: Db, token: string): Promise<Memb
   return session && isLive(session) ? session.member : undefined;
 }
 
-export const isLive = (session: SessionOf, now = new Date()) => session.expiresAt > now.toISOString();
+export const isLive = (session: SessionOf, now = Date.now()) => session.expiresAtMs > now;
 
 export async function endSession({ db }: Db, token: string): Promise<void> {
   await db.deleteFrom('SESSION').where('TOKEN_HASH', '=', tokenHash(token)).execute();
