@@ -30,6 +30,7 @@ import { stealSince } from './cpuSteal';
 import * as chromeLauncher from 'chrome-launcher';
 import { MENU_ENTRIES, screenModule } from '../../schemas/index';
 import { classifyResource } from '../../schemas/standardClassify';
+import { FULL_TEXT_CALLS } from '../../schemas/fullText';
 import { openDatabase, openSqlite } from '../../server/src/db/database';
 import { rebuildCounts } from '../../server/src/db/rowCounts';
 import { Client } from '../../tests/helpers/server';
@@ -322,6 +323,24 @@ async function fillLists(admin: Client) {
   }
   // A few at a time: the figures are not about the server, just quick to set up.
   for (let i = 0; i < jobs.length; i += 8) await Promise.all(jobs.slice(i, i + 8).map((job) => job()));
+}
+
+/**
+ * Waits until the full-text indexer has read every record just added: its writes move the change
+ * clock, so a page kept from the untimed pass would be rendered again in the middle of the timed runs.
+ */
+async function indexerIdle(admin: Client, timeoutMs = 180_000) {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const state = await admin.get<{ Waiting: number }>(`/Ajax/${FULL_TEXT_CALLS.state}`, { PageSize: 1 });
+    if (state.status !== 200) throw new Error(`GetFullTextIndexState: ${state.status} ${state.body.msg}`);
+    if (state.body.data.Waiting === 0) return;
+    if (Date.now() > until) {
+      console.log(`  the full-text indexer still had ${state.body.data.Waiting} records waiting: kept pages may be rendered again`);
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -723,6 +742,7 @@ async function main() {
     const admin = new Client(base);
     await admin.login('admin', PASSWORD);
     await fillLists(admin);
+    await indexerIdle(admin);
     const cookie = admin.cookie;
 
     browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
