@@ -21,6 +21,11 @@ const providers = createProviders(localStorageStore(), fetchJson, pageSession(pa
 // The answers a page rendered by the server was rendered with: the takeover renders from them,
 // without asking for them again as its components mount.
 if (page) {
+  // Current as the page arrives, however long ago it was rendered: the server sends a page it kept
+  // only while nothing has changed since (server/src/http/pages.ts). Timed by the server's render,
+  // a kept page's answers would look stale and be asked for again at once.
+  const arrived = Date.now();
+  for (const query of page.queries.queries) query.state.dataUpdatedAt = arrived;
   hydrate(providers.queryClient, page.queries);
   for (const { queryKey } of page.queries.queries) providers.queryClient.setQueryDefaults(queryKey, { staleTime: SERVER_ANSWERS_FRESH_MS });
 }

@@ -5,7 +5,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { request as playwrightRequest, type Page, type Route } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_PASSWORD, login, rowOf, uniqueName, useBrowserSuite } from './helpers';
+import { ADMIN_PASSWORD, BROWSER_TIME_ZONE, login, rowOf, uniqueName, useBrowserSuite } from './helpers';
 
 const s = useBrowserSuite();
 
@@ -141,6 +141,22 @@ describe('pages rendered by the server', () => {
     await s.page.getByRole('button', { name: '添加' }).click();
     await s.page.getByRole('dialog').waitFor();
     await s.page.keyboard.press('Escape');
+  });
+
+  it('are taken over without asking again however long ago the page was rendered (a page the server kept)', async () => {
+    // A page kept from an earlier render is sent while nothing has changed: its answers are current
+    // when it arrives, however old its render. Seen from a browser whose clock runs a minute ahead,
+    // any page looks rendered a minute ago.
+    const context = await s.browser.newContext({ baseURL: s.server.url, locale: 'zh-CN', timezoneId: BROWSER_TIME_ZONE, viewport: { width: 1366, height: 900 }, storageState: await s.context.storageState() });
+    try {
+      const page = await context.newPage();
+      await page.clock.install({ time: Date.now() + 60_000 });
+      const { errors, calls } = await load(page, '/videoType?clock-ahead=1', (p) => rowOf(p, '造价业务培训').waitFor());
+      expect(errors).toEqual([]);
+      expect(calls).toEqual([]);
+    } finally {
+      await context.close();
+    }
   });
 
   /** A second page of categories for the duration of `run`, then the list back on its first page. */
