@@ -4,6 +4,7 @@ import { createRoot, hydrateRoot } from 'react-dom/client';
 import { localStorageStore } from 'react-admin';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { App } from './App';
+import { preloadParts } from './components/lazyPart';
 import { fetchJson } from './http/index';
 import { createProviders } from './providers';
 import { preloadScreen } from './screens';
@@ -33,7 +34,8 @@ if (page) {
 // Both leave at once: the code of the screen at this address and, on a page the server did not
 // render, the session (our authProvider keeps the answer for react-admin and for useMember; on a
 // page sent without a session it answers at once, without asking).
-const screenCode = preloadScreen(window.location.pathname);
+// The screen's code, then the parts of it the server's page shows (a date picker, a tree).
+const screenCode = preloadScreen(window.location.pathname).then(() => preloadParts(page?.parts ?? []));
 const session = page ? undefined : providers.authProvider.getCurrentMember().catch(() => undefined);
 
 const router = createBrowserRouter([{ path: '*', element: <App {...providers} /> }]);

@@ -21,7 +21,7 @@ export const SCREEN_FILES = import.meta.glob<ScreenComponent>(['./resources/**/*
 export const screenFile = (component: string): string => `./${screenModule({ component }).slice('src/'.length)}`;
 
 /** The generated list: a chunk of its own too (the login page and home do not need it). */
-const SchemaList = lazyPart(() => import('./components/SchemaList').then((m) => m.SchemaList));
+const SchemaList = lazyPart('SchemaList', () => import('./components/SchemaList').then((m) => m.SchemaList));
 
 /** One loader per file, shared by the screens that render it (分类管理 on two paths). */
 const parts = new Map<string, LazyPart<Record<string, unknown>>>();
@@ -31,7 +31,7 @@ function partOf(component: string): LazyPart<Record<string, unknown>> {
   if (!part) {
     const load = SCREEN_FILES[screenFile(component)];
     if (!load) throw new Error(`screen component ${component}: no file ${screenFile(component)}`);
-    part = lazyPart(load);
+    part = lazyPart(`screen:${component}`, load);
     parts.set(component, part);
   }
   return part;

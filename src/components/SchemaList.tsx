@@ -36,7 +36,7 @@ import { ZhPagination } from './ZhPagination';
 type Row = RaRecord & Record<string, unknown>;
 
 /** The add/edit dialog (react-admin's forms and inputs): fetched once the rows are shown. */
-const DialogForm = lazyPart(() => import('./DialogForm').then((m) => m.DialogForm));
+const DialogForm = lazyPart('SchemaList/DialogForm', () => import('./DialogForm').then((m) => m.DialogForm));
 
 /** The permanent filter of a list: every row at once (All) when it has no pager. */
 export function schemaListFilter(filter: Record<string, unknown> | undefined, paged: boolean): Record<string, unknown> | undefined {

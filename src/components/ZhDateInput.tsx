@@ -21,7 +21,7 @@ const INVALID_DAY = 'Invalid Date';
  * MUI X's picker with its Chinese texts and dayjs in zh-cn. Fetched when a date field first shows:
  * it weighs more than the rest of a dialog, and screens sharing code with the dialogs stay without it.
  */
-const ChineseDatePicker = lazyPart(async () => {
+const ChineseDatePicker = lazyPart('ChineseDatePicker', async () => {
   // Each import names what it takes, so that the bundle keeps only that (one locale, not all).
   const [DatePicker, LocalizationProvider, AdapterDayjs, zhCN] = await Promise.all([
     import('@mui/x-date-pickers/DatePicker').then(({ DatePicker }) => DatePicker),

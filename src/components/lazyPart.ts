@@ -23,12 +23,44 @@ interface Loader<T> {
 /** Downloads under way, of every part: the server's render waits for them (ssr/render.tsx). */
 const downloading = new Set<Promise<unknown>>();
 
+/** Every part by its name, once the module that declares it has run. */
+const named = new Map<string, Loader<unknown>>();
+/** The names of the parts rendered since `renderedParts` was last asked (the server's render). */
+const rendered = new Set<string>();
+
+/**
+ * The names of the parts rendered since the last call: the server's render asks before and after
+ * each pass (renderToString runs whole, so no other page's pass comes in between), and the page
+ * names them for the browser, which loads them before it takes the page over (`preloadParts`).
+ */
+export function renderedParts(): string[] {
+  const names = [...rendered];
+  rendered.clear();
+  return names;
+}
+
+/**
+ * Loads the parts a page rendered by the server shows, before the browser takes it over: a part
+ * whose code is still missing then would show its fallback in place of the server's HTML (React
+ * renders a boundary anew when it changes before it is hydrated). A part declared in another
+ * part's code is found once that code is there; names that never appear are left.
+ */
+export async function preloadParts(names: readonly string[]): Promise<void> {
+  const started = new Set<string>();
+  for (;;) {
+    const ready = names.filter((name) => !started.has(name) && named.has(name));
+    if (ready.length === 0) return;
+    for (const name of ready) started.add(name);
+    await Promise.allSettled(ready.map((name) => named.get(name)!.preload()));
+  }
+}
+
 /** The parts' downloads under way; each settles (never rejects) when its code is there or failed. */
 export function partsLoading(): Promise<unknown>[] {
   return [...downloading];
 }
 
-function loader<T>(load: () => Promise<T>): Loader<T> {
+function loader<T>(name: string, load: () => Promise<T>): Loader<T> {
   let current: TrackedPromise<T> | undefined;
   const preload = (): Promise<T> => {
     if (!current || current.status === 'rejected') {
@@ -43,15 +75,21 @@ function loader<T>(load: () => Promise<T>): Loader<T> {
     }
     return current;
   };
-  // A rejected download is shown (error boundary), not retried in a loop; preload() retries it.
-  return { preload, useValue: () => use<T>((current as Promise<T> | undefined) ?? preload()) };
+  const useValue = () => {
+    rendered.add(name);
+    // A rejected download is shown (error boundary), not retried in a loop; preload() retries it.
+    return use<T>((current as Promise<T> | undefined) ?? preload());
+  };
+  const part = { preload, useValue };
+  named.set(name, part);
+  return part;
 }
 
 export type LazyPart<P> = ComponentType<P> & { preload: () => Promise<unknown> };
 
-/** A component whose code loads on first render (render it inside a Suspense boundary). */
-export function lazyPart<P extends object>(load: () => Promise<ComponentType<P>>): LazyPart<P> {
-  const code = loader(load);
+/** A component whose code loads on first render (render it inside a Suspense boundary); `name` is unique among parts. */
+export function lazyPart<P extends object>(name: string, load: () => Promise<ComponentType<P>>): LazyPart<P> {
+  const code = loader(name, load);
   function Part(props: P) {
     return createElement(code.useValue(), props);
   }

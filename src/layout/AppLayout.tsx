@@ -7,7 +7,7 @@ import { ChangePasswordMenuItem } from './ChangePassword';
 import { ScreenTitle } from './ScreenTitle';
 
 /** 修改密码's dialog, with the server's validators of a password: not part of the first screen. */
-const ChangePasswordDialog = lazyPart(() => import('./ChangePasswordDialog').then((m) => m.ChangePasswordDialog));
+const ChangePasswordDialog = lazyPart('ChangePasswordDialog', () => import('./ChangePasswordDialog').then((m) => m.ChangePasswordDialog));
 
 /**
  * The app bar stays in place (a back office's title and user menu are as well kept in view); it

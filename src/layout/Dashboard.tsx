@@ -6,7 +6,7 @@ import { lazyPart } from '../components/lazyPart';
 import { APP_TITLE } from '../navigation';
 
 /** The sections with their figures: a chunk of their own, fetched with home's page (screens.tsx preloadScreen). */
-export const DashboardPanels = lazyPart(() => import('./dashboard/DashboardPanels').then((m) => m.DashboardPanels));
+export const DashboardPanels = lazyPart('DashboardPanels', () => import('./dashboard/DashboardPanels').then((m) => m.DashboardPanels));
 
 /** Home: a greeting, then the figures of the modules this member may view. */
 export function Dashboard() {

@@ -14,6 +14,8 @@ export interface PageState {
   queries: DehydratedState;
   /** Each store key the render read, with the value it read (null: nothing stored). */
   store: Record<string, unknown>;
+  /** The parts loaded on demand that the page shows (components/lazyPart.ts): loaded before the takeover. */
+  parts: string[];
 }
 
 /** `store`, recording what is read from it and what it held then. */

@@ -20,7 +20,7 @@ import { memoryStore } from 'react-admin';
 import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router-dom';
 import { App } from '../App';
-import { partsLoading } from '../components/lazyPart';
+import { partsLoading, renderedParts } from '../components/lazyPart';
 import type { HttpClient } from '../http/index';
 import { APP_LOCALE } from '../i18n/index';
 // The server sets its business time zone (TIME_ZONE) once, before the first page: dates render as the browser will show them.
@@ -99,6 +99,7 @@ export async function renderPage(url: string, httpClient: HttpClient, cookies = 
   const cache = createCache({ key: 'css' });
   const { extractCriticalToChunks, constructStyleTagsFromChunks } = createEmotionServer(cache);
   for (let renders = 1; ; renders++) {
+    renderedParts();
     const html = withRequestCookies(cookies, () =>
       renderToString(
         <CacheProvider value={cache}>
@@ -106,6 +107,7 @@ export async function renderPage(url: string, httpClient: HttpClient, cookies = 
         </CacheProvider>,
       ),
     );
+    const parts = renderedParts();
     const asked = askedQueries(queryClient);
     const loading = partsLoading();
     if ((asked.length === 0 && loading.length === 0) || renders === MAX_RENDERS) {
@@ -113,7 +115,7 @@ export async function renderPage(url: string, httpClient: HttpClient, cookies = 
       // a half-drawn row or app bar would grow, and push what is beside it, as the rest arrives.
       const head = renderBlocking + constructStyleTagsFromChunks(extractCriticalToChunks(html));
       const title = renderToString(<>{documentTitle(titleAt({ pathname, search }))}</>);
-      return { html, head, title, renders, state: stateElement({ member, queries: dehydrate(queryClient), store: Object.fromEntries(reads) }) };
+      return { html, head, title, renders, state: stateElement({ member, queries: dehydrate(queryClient), store: Object.fromEntries(reads), parts }) };
     }
     await Promise.allSettled([...asked.map((query) => queryClient.prefetchQuery(query)), ...loading]);
     if (signal?.aborted) return undefined;

@@ -7,7 +7,7 @@ import type { CategoryTreeProps } from './CategoryTree';
  * The category tree (with its virtualiser) in a chunk of its own: the screens' tables do
  * not wait for it, and its download runs alongside theirs. Its pane keeps its size meanwhile.
  */
-const Tree = lazyPart(() => import('./CategoryTree').then((m) => m.CategoryTree));
+const Tree = lazyPart('CategoryTree', () => import('./CategoryTree').then((m) => m.CategoryTree));
 // Only the article screens import this, and each shows the tree at once: its download starts as
 // soon as their code runs, not when they first render.
 Tree.preload().catch(() => undefined);

@@ -46,7 +46,7 @@ import { formatDate } from '../../i18n/dayjs';
 import { detailsPath } from '../../components/video/detailsPath';
 
 /** The chart library comes with home only, in a chunk of its own. */
-const DailyChart = lazyPart(() => import('./DailyChart').then((m) => m.DailyChart));
+const DailyChart = lazyPart('DailyChart', () => import('./DailyChart').then((m) => m.DailyChart));
 
 // Every part has its height before its figures arrive, so nothing moves when they do (the server's
 // page shows the same boxes, loading).

@@ -26,9 +26,9 @@ import { useArticleView } from './ArticleView';
 export type ArticleService = 'article' | 'tykj';
 
 // The add/edit dialog and its inputs: fetched once the rows are shown, not before them.
-const DialogForm = lazyPart(() => import('../../components/DialogForm').then((m) => m.DialogForm));
-const ArticleInputs = lazyPart(() => import('./ArticleInputs').then((m) => m.ArticleInputs));
-const TykjInputs = lazyPart(() => import('./ArticleInputs').then((m) => m.TykjInputs));
+const DialogForm = lazyPart('ArticleManage/DialogForm', () => import('../../components/DialogForm').then((m) => m.DialogForm));
+const ArticleInputs = lazyPart('ArticleInputs', () => import('./ArticleInputs').then((m) => m.ArticleInputs));
+const TykjInputs = lazyPart('TykjInputs', () => import('./ArticleInputs').then((m) => m.TykjInputs));
 
 /** Document types of the management page (the 统一口径 articles have their own page). */
 function TypeTabs({ type }: { type: number }) {

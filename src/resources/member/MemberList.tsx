@@ -3,7 +3,7 @@ import { lazyPart, usePreloadWhenIdle } from '../../components/lazyPart';
 import { SchemaList } from '../../components/SchemaList';
 
 /** The dialog's inputs: fetched with the dialog, not with the list. */
-const MemberInputs = lazyPart(() => import('./MemberInputs').then((m) => m.MemberInputs));
+const MemberInputs = lazyPart('MemberInputs', () => import('./MemberInputs').then((m) => m.MemberInputs));
 
 /** An empty password on edit means "keep it": it is not sent. */
 function dropEmptyPassword(data: Record<string, unknown>): Record<string, unknown> {

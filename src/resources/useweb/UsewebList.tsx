@@ -8,7 +8,7 @@ import { ListLoading } from '../../components/ListStates';
 import { lazyPart } from '../../components/lazyPart';
 
 // The drag-and-drop sort (dnd-kit) is fetched when needed, not with the list.
-const UsewebSort = lazyPart(() => import('./UsewebSort').then((m) => m.UsewebSort));
+const UsewebSort = lazyPart('UsewebSort', () => import('./UsewebSort').then((m) => m.UsewebSort));
 
 /** 常用网站管理: every website (All=1), 排序 (code a) and 新增. */
 export default function UsewebList() {

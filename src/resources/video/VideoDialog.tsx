@@ -5,7 +5,7 @@ import type { DialogFormProps } from '../../components/DialogForm';
 import { lazyPart, usePreloadWhenIdle } from '../../components/lazyPart';
 
 /** The add/edit dialog (react-admin's forms, the schema's inputs): fetched once a member who may use it sees the screen. */
-const DialogForm = lazyPart(() => import('../../components/DialogForm').then((m) => m.DialogForm));
+const DialogForm = lazyPart('VideoDialog/DialogForm', () => import('../../components/DialogForm').then((m) => m.DialogForm));
 
 /**
  * The video's 详情 dialog settings, one for 视频学习编辑 and 在线视频: the schema's inputs, a new
