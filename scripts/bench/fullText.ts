@@ -9,7 +9,7 @@
 // - the rest of the corpus written straight into the index tables (its pages as if extracted, by
 //   the indexer's own page writer: insertPages), its speed printed apart;
 // - the index's size against the text's (FTS5's tables or the tsvectors and their GIN, and NORM);
-// - the search over HTTP against the compiled server of `npm start` (one process per core),
+// - the search over HTTP against the compiled server of `npm start` (one process per core; BENCH_WORKERS),
 //   16 connections for BENCH_SECONDS each after a second's warm-up: the half-the-pages word, a longer phrase, a fragment,
 //   a rare 文号; p50 and p99, against the budgets (100 ms p99; the 文号 20 ms).
 import { execFileSync } from 'node:child_process';
@@ -40,6 +40,8 @@ const PAGES = Number(process.env.BENCH_FULLTEXT_PAGES ?? 20);
 const SAMPLE = Math.min(DOCS, Number(process.env.BENCH_FULLTEXT_SAMPLE ?? 100));
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 16;
+/** Server processes searched: one per core, as `npm start` (BENCH_WORKERS to choose). */
+const SEARCH_WORKERS = Number(process.env.BENCH_WORKERS ?? usableCpus());
 export const FULLTEXT_P99_BUDGET_MS = 100;
 export const FULLTEXT_RARE_P99_BUDGET_MS = 20;
 
@@ -133,7 +135,7 @@ export interface FullTextFigure {
   queries: { name: string; text: string; p50: number; p99: number; rps: number; errors: number; total: number; budget: number }[];
 }
 
-async function fillRecords(database: Db): Promise<void> {
+export async function fillRecords(database: Db): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables by descriptor
   const db = database.db as any;
   const c = toColumn;
@@ -204,7 +206,7 @@ async function indexSample(database: Db, dataDir: string, databaseUrl: string | 
 }
 
 /** The rest of the corpus straight into the index, by the indexer's page writer. */
-async function loadRest(database: Db): Promise<number> {
+export async function loadRest(database: Db): Promise<number> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables by descriptor
   const db = database.db as any;
   const rows = (await db
@@ -268,7 +270,8 @@ async function measureOn(dialect: Dialect, env: Record<string, string>, database
   const { textMb, indexMb } = await sizes(database);
   await database.close();
   process.stdout.write(', searches\n');
-  const server = await startServerProcess({ ...env, ADMIN_PASSWORD: PASSWORD, DEMO_DATA: '0' }, 300_000, { built: true });
+  // As `npm start` runs it: one worker per core (the test helper's default is one process).
+  const server = await startServerProcess({ ...env, ADMIN_PASSWORD: PASSWORD, DEMO_DATA: '0', WORKERS: String(SEARCH_WORKERS) }, 300_000, { built: true });
   const queries: FullTextFigure['queries'] = [];
   try {
     const cookie = await login(server.url);
@@ -353,7 +356,7 @@ export function fullTextBudgets(figures: readonly FullTextFigure[]): [label: str
   for (const f of figures) {
     const db = f.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL';
     for (const q of f.queries) {
-      out.push([`全文 ${q.name} (${q.text}), ${f.pages.toLocaleString('en-US')} pages, p99 ≤ ${q.budget} ms at ${CONNECTIONS} (${db})`, q.p99 <= q.budget && q.errors === 0, `p50 ${q.p50} ms, p99 ${q.p99} ms, ${q.rps} req/s${q.errors ? `, ${q.errors} errors` : ''}`]);
+      out.push([`全文 ${q.name} (${q.text}), ${f.pages.toLocaleString('en-US')} pages, p99 ≤ ${q.budget} ms at ${CONNECTIONS} connections, ${SEARCH_WORKERS} server processes (${db})`, q.p99 <= q.budget && q.errors === 0, `p50 ${q.p50} ms, p99 ${q.p99} ms, ${q.rps} req/s${q.errors ? `, ${q.errors} errors` : ''}`]);
     }
   }
   return out;

@@ -291,7 +291,7 @@ describe('full-text search', () => {
     const id = res.body.data.Id;
     await indexed(admin);
     // 1,005 pages as if read from a PDF, written by the indexer's own page writer.
-    const pages = Array.from({ length: 1005 }, (_, n) => ({ source: 'file', fileName: '千页.pdf', fileUrl: '/files/handout/2026/01/x.pdf', page: n + 1, text: `第${n + 1}页 常见词${'。'.repeat(n % 7)} 常见词` }));
+    const pages = Array.from({ length: 1005 }, (_, n) => ({ source: 'file', fileName: '千页.pdf', fileUrl: '/files/handout/2026/01/x.pdf', page: n + 1, text: `第${n + 1}页 常见词${'。'.repeat(n % 7)} 常见词${n % 3 === 0 ? ' 少见词' : ''}` }));
     const database = server.app.database;
     await (database.db as unknown as AnyDb).transaction().execute((trx) => insertPages(trx, database.dialect, articleResource, { Id: id, type: 0, ScCode: codes.norms }, id, pages, { type: 0, category: codes.norms }));
     const first = await search(admin, 'Xcx1', { Text: '常见词', PageSize: 20 });
@@ -304,6 +304,9 @@ describe('full-text search', () => {
     const pagesSeen = new Set([...first.body.data, ...tenth.body.data].map((h) => h.Page));
     expect(pagesSeen.size).toBe(40);
     expect((await search(admin, 'Xcx1', { Text: '常见词', PageSize: 20, PageIndex: 51 })).body.data).toEqual([]);
+    // On 335 pages: counted exactly past the ranked pages, and its last page is the rest.
+    const fewer = await search(admin, 'Xcx1', { Text: '少见词', PageSize: 20, PageIndex: 17 });
+    expect([fewer.body.total, fewer.body.totalCapped, fewer.body.data.length]).toEqual([335, false, 15]);
     // Its pages go with it.
     expect((await admin.call('/Xcx1/DelStandardArticleInAdmin', { Id: id })).status).toBe(200);
     expect((await search(admin, 'Xcx1', { Text: '常见词' })).body.total).toBe(0);

@@ -10,14 +10,14 @@
 // pages shown are read whole, for their snippets.
 import { sql, type RawBuilder } from 'kysely';
 import { toColumn, type FullTextSource, type ResourceDescriptor } from '../../../schemas/descriptor';
-import type { FullTextHit } from '../../../schemas/fullText';
+import { FULL_TEXT_COUNT_CAP, type FullTextHit } from '../../../schemas/fullText';
 import type { Db } from '../db/database';
 import { categoryFilter, categoryTag, typeFilter, typeTag } from './declared';
 import type { AnyDb } from './store';
 import { ftsMatch, normText, pairLexemes, phraseHits, queryTokens, snippetOf, tsqueryAll, tsqueryLiteral } from './tokens';
 
 /** Matching pages counted at most: past it the total is "1000+". */
-export const COUNT_CAP = 1000;
+export const COUNT_CAP = FULL_TEXT_COUNT_CAP;
 /** The newest matching pages ranked by relevance. */
 export const RANK_POOL = 200;
 /** A category's subtree up to this many categories is also a filter of the FTS5 query itself. */
@@ -79,7 +79,12 @@ export async function searchFullText(database: Db, descriptor: ResourceDescripto
   if (codes && codes.length === 0) return { rows: [], total: 0, totalCapped: false };
   const norm = normText(phrase);
 
+  // The pages as far as the page shown reaches (the pool at least), newest first, and how many
+  // match up to COUNT_CAP + 1.
+  const from = (query.pageIndex - 1) * query.pageSize;
+  const wanted = Math.min(COUNT_CAP, Math.max(RANK_POOL, from + query.pageSize));
   let ids: number[];
+  let matching: number;
   if (database.dialect === 'sqlite') {
     const tagged = !codes || codes.length <= TAGGED_CATEGORIES;
     const match = ftsMatch(phrase, {
@@ -89,25 +94,30 @@ export async function searchFullText(database: Db, descriptor: ResourceDescripto
     const fts = sql.table(`${table}_FTS`);
     // The index alone, its filters inside the match, read newest first (rising FTS5 rowid: minus
     // the page's ID) and stopped at the limit. A category of very many categories is checked on
-    // the pages' copies instead.
-    const { rows } = tagged
-      ? await sql<{ ID: number }>`select -f.rowid as "ID" from ${fts} f where f.${fts} match ${match} order by f.rowid limit ${COUNT_CAP + 1}`.execute(db)
-      : await sql<{ ID: number }>`
-          select p."ID" from ${fts} f cross join "FT_PAGE" p on p."ID" = -f.rowid
-          where f.${fts} match ${match} and p."SC_CODE" in (${sql.join(codes!)})
-          order by f.rowid limit ${COUNT_CAP + 1}`.execute(db);
+    // the pages' copies instead. The count goes on from there in the index, without making rows.
+    const matches = (select: RawBuilder<unknown>, limit: number, afterRowid = -Infinity) => {
+      const after = Number.isFinite(afterRowid) ? sql` and f.rowid > ${afterRowid}` : sql``;
+      return tagged
+        ? sql`select ${select} from ${fts} f where f.${fts} match ${match}${after} order by f.rowid limit ${limit}`
+        : sql`select ${select} from ${fts} f cross join "FT_PAGE" p on p."ID" = -f.rowid
+            where f.${fts} match ${match} and p."SC_CODE" in (${sql.join(codes!)})${after}
+            order by f.rowid limit ${limit}`;
+    };
+    const { rows } = await sql<{ ID: number }>`${matches(sql`-f.rowid as "ID"`, wanted)}`.execute(db);
     ids = rows.map((r) => Number(r.ID));
+    const more = ids.length < wanted ? 0 : Number((await sql<{ n: number }>`select count(*) as n from (${matches(sql`1`, COUNT_CAP + 1 - wanted, -ids.at(-1)!)})`.execute(db)).rows[0]!.n);
+    matching = ids.length + more;
   } else {
     ids = await postgresMatches(db, table, phrase, norm, type, codes);
+    matching = ids.length;
   }
   // Pages, counted: a page longer than MAX_PAGE_TOKENS counts once per part (store.ts).
-  const totalCapped = ids.length > COUNT_CAP;
-  const total = Math.min(ids.length, COUNT_CAP);
+  const totalCapped = matching > COUNT_CAP;
+  const total = Math.min(matching, COUNT_CAP);
 
   const ranked = await rankPool(db, database.dialect, descriptor, ids.slice(0, RANK_POOL), phrase, norm);
   // The ranked pool, then the other matching pages newest first.
   const order = [...ranked.map((r) => r.ID), ...ids.slice(RANK_POOL, COUNT_CAP)];
-  const from = (query.pageIndex - 1) * query.pageSize;
   const page = order.slice(from, from + query.pageSize);
   const details = new Map((await readDetails(db, descriptor, page)).map((d) => [d.ID, d]));
   const shown = new Set(ranked.map(groupKey));
