@@ -655,6 +655,11 @@ async function lighthouseScores(base: string, cookie: string, preset: Preset): P
       const chrome = await chromeLauncher.launch({ chromePath: CHROMIUM_PATH, chromeFlags: CHROMIUM_ARGS, logLevel: 'silent' });
       try {
         const lhr = await lighthouseRun(base + screen.path, chrome.port, cookie, config);
+        // Every run's whole report, to read its long tasks and scripts (UI_LIGHTHOUSE_DIR).
+        if (process.env.UI_LIGHTHOUSE_DIR) {
+          fs.mkdirSync(process.env.UI_LIGHTHOUSE_DIR, { recursive: true });
+          fs.writeFileSync(path.join(process.env.UI_LIGHTHOUSE_DIR, `${preset}-${screen.name}-${round + 1}.json`), JSON.stringify(lhr));
+        }
         const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
         runs.get(screen.name)!.push({
           name: screen.name,
