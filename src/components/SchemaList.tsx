@@ -1,4 +1,4 @@
-import { Suspense, useMemo, useState, type ReactElement, type ReactNode } from 'react';
+import { Suspense, useCallback, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import AddIcon from '@mui/icons-material/Add';
 import EditIcon from '@mui/icons-material/Edit';
 import { Avatar, Box, Chip, type ChipProps } from '@mui/material';
@@ -170,6 +170,37 @@ export interface SchemaListProps {
   syncWithLocation?: boolean;
 }
 
+/**
+ * The columns of a generated table, the same elements while their inputs stay: react-admin's table
+ * body and rows are memoized on them, so a click on 下一页 does not draw the rows shown once more
+ * before the next page's arrive. `actions` fills an 操作 column; `sortable`: the columns the
+ * descriptor lets sort can be sorted.
+ */
+export function useTableColumns(
+  descriptor: ResourceDescriptor,
+  columns: readonly ListColumn[],
+  actions: ((record: Row) => ReactNode) | undefined,
+  sortable: boolean,
+): ReactElement[] {
+  return useMemo(
+    () => [
+      ...columns.map((column) => (
+        <DataTable.Col
+          key={column.field}
+          source={column.field}
+          label={fieldTitle(descriptor, column.field)}
+          disableSort={!sortable || !descriptor.sortable?.includes(column.field)}
+          render={(record: Row) => renderCell(descriptor, column, record)}
+        />
+      )),
+      ...(actions
+        ? [<DataTable.Col key="操作" label="操作" render={(record: Row) => <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>{actions(record)}</Box>} />]
+        : []),
+    ],
+    [descriptor, columns, actions, sortable],
+  );
+}
+
 function Table({ descriptor, columns, rowActions, onEdit }: {
   descriptor: ResourceDescriptor;
   columns: readonly ListColumn[];
@@ -179,35 +210,24 @@ function Table({ descriptor, columns, rowActions, onEdit }: {
   const { isPending } = useListContext();
   const can = useAccess(descriptor.resource);
   const bulkDelete = useBulkDelete(descriptor);
-  if (isPending) return <ListLoading />;
   // A member who may neither edit nor delete (nor anything else) gets no empty 操作 column.
   const hasActions = !!rowActions || can('edit') || can('delete');
+  const actions = useCallback(
+    (record: Row) => (
+      <>
+        {can('edit', record) && <RowButton label="编辑" icon={<EditIcon />} onClick={() => onEdit(record)} />}
+        {rowActions?.(record)}
+        {can('delete', record) && <DeleteWithConfirm resource={descriptor.resource} record={record} />}
+      </>
+    ),
+    [can, onEdit, rowActions, descriptor],
+  );
+  const cols = useTableColumns(descriptor, columns, hasActions ? actions : undefined, true);
+  if (isPending) return <ListLoading />;
   return (
     <RowCheckboxLabels>
       <DataTable {...bulkDelete} rowClick={false} empty={<ListEmpty />}>
-        {columns.map((column) => (
-          <DataTable.Col
-            key={column.field}
-            source={column.field}
-            label={fieldTitle(descriptor, column.field)}
-            disableSort={!descriptor.sortable?.includes(column.field)}
-            render={(record: Row) => renderCell(descriptor, column, record)}
-          />
-        ))}
-        {hasActions && (
-          <DataTable.Col
-            label="操作"
-            render={(record: Row) => (
-              <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>
-                {can('edit', record) && (
-                  <RowButton label="编辑" icon={<EditIcon />} onClick={() => onEdit(record)} />
-                )}
-                {rowActions?.(record)}
-                {can('delete', record) && <DeleteWithConfirm resource={descriptor.resource} record={record} />}
-              </Box>
-            )}
-          />
-        )}
+        {cols}
       </DataTable>
     </RowCheckboxLabels>
   );

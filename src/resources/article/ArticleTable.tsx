@@ -1,13 +1,11 @@
 import type { ReactNode } from 'react';
 import VisibilityIcon from '@mui/icons-material/Visibility';
-import { Box } from '@mui/material';
 import { DataTable, useListContext, type RaRecord } from 'react-admin';
 import { RowCheckboxLabels, useBulkDelete } from '../../components/BulkDelete';
 import { RowButton } from '../../components/RowButton';
 import type { ListColumn, ResourceDescriptor } from '../../../schemas/descriptor';
 import { ListEmpty, ListLoading } from '../../components/ListStates';
-import { fieldTitle } from '../../components/schemaFields';
-import { renderCell } from '../../components/SchemaList';
+import { useTableColumns } from '../../components/SchemaList';
 
 type Row = RaRecord & Record<string, unknown>;
 
@@ -26,23 +24,12 @@ export function ArticleTable({
 }) {
   const { isPending } = useListContext();
   const bulk = useBulkDelete(descriptor, { inline: true });
+  const cols = useTableColumns(descriptor, columns, actions, false);
   if (isPending) return <ListLoading />;
   return (
     <RowCheckboxLabels>
       <DataTable {...(bulkDelete ? bulk : { bulkActionButtons: false })} rowClick={false} empty={<ListEmpty />}>
-        {columns.map((column) => (
-          <DataTable.Col
-            key={column.field}
-            source={column.field}
-            label={fieldTitle(descriptor, column.field)}
-            disableSort
-            render={(record: Row) => renderCell(descriptor, column, record)}
-          />
-        ))}
-        <DataTable.Col
-          label="操作"
-          render={(record: Row) => <Box sx={{ display: 'flex', flexWrap: 'wrap', gap: 0.5 }}>{actions(record)}</Box>}
-        />
+        {cols}
       </DataTable>
     </RowCheckboxLabels>
   );

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useMemo, useState } from 'react';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { Alert, Chip } from '@mui/material';
 import {
@@ -64,29 +64,37 @@ const filters = [
 
 function Table({ onShow }: { onShow: (entry: Entry) => void }) {
   const { isPending } = useListContext();
-  if (isPending) return <ListLoading />;
-  return (
-    <DataTable bulkActionButtons={false} rowClick={false} empty={<ListEmpty />}>
-      <DataTable.Col source="At" label={title('At')} disableSort render={(r: Entry) => formatDate(r.At, TIME_FORMAT)} />
-      <DataTable.Col source="AuName" label={title('AuName')} disableSort />
+  // The same columns while onShow stays: the table's rows are then not drawn again on 下一页
+  // before the next page's arrive (see useTableColumns).
+  const columns = useMemo(
+    () => [
+      <DataTable.Col key="At" source="At" label={title('At')} disableSort render={(r: Entry) => formatDate(r.At, TIME_FORMAT)} />,
+      <DataTable.Col key="AuName" source="AuName" label={title('AuName')} disableSort />,
       <DataTable.Col
+        key="Action"
         source="Action"
         label={title('Action')}
         disableSort
-        render={(r: Entry) => (
-          <Chip size="small" variant="outlined" label={actionLabel(r.Action)} color={ACTION_COLORS[String(r.Action)] ?? 'default'} />
-        )}
-      />
-      <DataTable.Col source="Resource" label={title('Resource')} disableSort render={(r: Entry) => resourceLabel(r.Resource)} />
-      <DataTable.Col source="RecordName" label={title('RecordName')} disableSort />
+        render={(r: Entry) => <Chip size="small" variant="outlined" label={actionLabel(r.Action)} color={ACTION_COLORS[String(r.Action)] ?? 'default'} />}
+      />,
+      <DataTable.Col key="Resource" source="Resource" label={title('Resource')} disableSort render={(r: Entry) => resourceLabel(r.Resource)} />,
+      <DataTable.Col key="RecordName" source="RecordName" label={title('RecordName')} disableSort />,
       <DataTable.Col
+        key="详情"
         label="详情"
         render={(r: Entry) => (
           <Button label="查看" onClick={() => onShow(r)}>
             <VisibilityIcon />
           </Button>
         )}
-      />
+      />,
+    ],
+    [onShow],
+  );
+  if (isPending) return <ListLoading />;
+  return (
+    <DataTable bulkActionButtons={false} rowClick={false} empty={<ListEmpty />}>
+      {columns}
     </DataTable>
   );
 }
