@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import VisibilityIcon from '@mui/icons-material/Visibility';
 import { Alert, Chip } from '@mui/material';
 import {
@@ -62,23 +62,22 @@ const filters = [
   <TextInput key="RecordName" source="RecordName" label={title('RecordName')} alwaysOn />,
 ];
 
+/** A column of an entry's field, titled as the schema titles it, unsorted (the log is newest first). */
+const column = (source: keyof Entry & string, render?: (entry: Entry) => ReactNode) => (
+  <DataTable.Col key={source} source={source} label={title(source)} disableSort {...(render ? { render } : {})} />
+);
+
 function Table({ onShow }: { onShow: (entry: Entry) => void }) {
   const { isPending } = useListContext();
   // The same columns while onShow stays: the table's rows are then not drawn again on 下一页
   // before the next page's arrive (see useTableColumns).
   const columns = useMemo(
     () => [
-      <DataTable.Col key="At" source="At" label={title('At')} disableSort render={(r: Entry) => formatDate(r.At, TIME_FORMAT)} />,
-      <DataTable.Col key="AuName" source="AuName" label={title('AuName')} disableSort />,
-      <DataTable.Col
-        key="Action"
-        source="Action"
-        label={title('Action')}
-        disableSort
-        render={(r: Entry) => <Chip size="small" variant="outlined" label={actionLabel(r.Action)} color={ACTION_COLORS[String(r.Action)] ?? 'default'} />}
-      />,
-      <DataTable.Col key="Resource" source="Resource" label={title('Resource')} disableSort render={(r: Entry) => resourceLabel(r.Resource)} />,
-      <DataTable.Col key="RecordName" source="RecordName" label={title('RecordName')} disableSort />,
+      column('At', (r) => formatDate(r.At, TIME_FORMAT)),
+      column('AuName'),
+      column('Action', (r) => <Chip size="small" variant="outlined" label={actionLabel(r.Action)} color={ACTION_COLORS[String(r.Action)] ?? 'default'} />),
+      column('Resource', (r) => resourceLabel(r.Resource)),
+      column('RecordName'),
       <DataTable.Col
         key="详情"
         label="详情"
