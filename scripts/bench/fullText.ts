@@ -135,7 +135,7 @@ export interface FullTextFigure {
   queries: { name: string; text: string; p50: number; p99: number; rps: number; errors: number; total: number; budget: number }[];
 }
 
-export async function fillRecords(database: Db): Promise<void> {
+async function fillRecords(database: Db): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables by descriptor
   const db = database.db as any;
   const c = toColumn;
@@ -206,7 +206,7 @@ async function indexSample(database: Db, dataDir: string, databaseUrl: string | 
 }
 
 /** The rest of the corpus straight into the index, by the indexer's page writer. */
-export async function loadRest(database: Db): Promise<number> {
+async function loadRest(database: Db): Promise<number> {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any -- tables by descriptor
   const db = database.db as any;
   const rows = (await db
