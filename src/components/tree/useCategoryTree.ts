@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { useDeferredValue, useMemo } from 'react';
 import { useGetList } from 'react-admin';
 import { buildCategoryTree, ROOT_NAME, type CategoryTree } from './buildTree';
 import type { ListQuery } from '../../dataProvider/listParams';
@@ -21,11 +21,15 @@ export function categoryTreeQuery(type: number) {
  * OrderName 'SC_SORT ASC'), built into the tree under 全部. Asked for once `enabled`.
  */
 export function useCategoryTree(resource: 'classify' | 'tykjClassify', type: number, enabled = true) {
-  const { data, isPending, error, refetch } = useGetList(resource, categoryTreeQuery(type), { enabled });
+  const { data: answered, isPending, error, refetch } = useGetList(resource, categoryTreeQuery(type), { enabled });
+  // Built and drawn in a render React may interrupt (useDeferredValue): the answer arrives in an
+  // update React must finish at once, and up to 10,000 categories would hold the page meanwhile.
+  // A page that arrives with its categories (the server's) shows them from its first render.
+  const data = useDeferredValue(answered);
   const tree: CategoryTree | undefined = useMemo(() => {
     if (!data) return undefined;
     performance.mark(TREE_DATA_MARK);
     return buildCategoryTree(data, ROOT_NAME);
   }, [data]);
-  return { tree, rows: data, isPending, error, refetch };
+  return { tree, rows: data, isPending: isPending || data !== answered, error, refetch };
 }
