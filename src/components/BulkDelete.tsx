@@ -1,7 +1,7 @@
 import { useCallback, useMemo, useState, type ReactElement, type ReactNode } from 'react';
 import DeleteIcon from '@mui/icons-material/Delete';
 import { Box, ThemeProvider, type Theme, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, List, ListItem, ListItemText, Button as MuiButton } from '@mui/material';
-import { BulkActionsToolbar, Button, useDataProvider, useListContext, useNotify, useRefresh, useTranslate, type RaRecord } from 'react-admin';
+import { BulkActionsToolbar, Button, useCanAccess, useDataProvider, useListContext, useNotify, useRefresh, useTranslate, type RaRecord } from 'react-admin';
 import { bulkDeleteCall, type BulkDeleteFailure, type BulkDeleteResult } from '../../schemas/bulkDelete';
 import type { ResourceDescriptor } from '../../schemas/descriptor';
 import { useAccess } from '../access/useMember';
@@ -31,6 +31,11 @@ export function useBulkDelete(descriptor: ResourceDescriptor, { inline = false }
 } {
   const can = useAccess(descriptor.resource);
   const enabled = !!bulkDeleteCall(descriptor) && can('delete');
+  // react-admin's DataTable asks the auth provider whether the member may delete (canAccess) when
+  // it is given bulk actions, once it has rows. Asked already with the list (with the table's own
+  // parameters: the same question), the server's render of the page has the answer with the rows,
+  // not after one more pass over the whole page.
+  useCanAccess({ resource: descriptor.resource, action: 'delete', ...(enabled ? {} : { enabled: false }) });
   // With a toolbar of its own, the DataTable's `bulkActionButtons` only turns the checkboxes on.
   return useMemo(
     () => (enabled ? { bulkActionButtons: true, bulkActionsToolbar: <BulkDeleteToolbar descriptor={descriptor} inline={inline} /> } : { bulkActionButtons: false }),

@@ -81,6 +81,14 @@ describe('the server render of pages', () => {
     expect((await load(server, member, '/videoType')).rendered).toBe(true);
   });
 
+  it("finds a list page's data in two passes: its rows and whether its member may delete them are asked together", async () => {
+    // The administrator may delete video types, so the table asks; a second pass only draws the page.
+    const page = await load(server, admin, '/videoType?passes=1');
+    expect(page.rendered).toBe(true);
+    expect(page.html).toContain(DEMO_ROW);
+    expect(page.serverTiming).toMatch(/, render-passes;desc="2"$/);
+  });
+
   it('keeps a rendered page while nothing changed: sent again without a render, rendered anew after a write, never sent to another member', async () => {
     const member = await server.member({ videoType: '2' });
     const first = await load(server, member, '/videoType?kept=1');

@@ -310,13 +310,14 @@ export function appPages(app: FastifyInstance, publicDir: string, limits: PageOp
         .replace(SHELL, () => `<div id="root">${page.html}</div><!--/root-->`)
         .replace('</body>', () => `${page.state}</body>`);
       // The member's own data: never kept by a shared cache, nor sent for another cookie. Server-Timing
-      // says whether the page was kept or rendered now, and how long that took (the browser's
-      // developer tools and npm run bench:ui show it).
+      // says whether the page was kept or rendered now, how long that took, and in how many passes
+      // its render found its data (the browser's developer tools and npm run bench:ui show it).
+      const timing = `render;desc="${found.kept ? 'kept' : 'rendered'}";dur=${(performance.now() - started).toFixed(1)}, render-passes;desc="${page.renders}"`;
       reply
         .type('text/html; charset=utf-8')
         .header('cache-control', 'private, no-store')
         .header('vary', 'cookie, accept-encoding')
-        .header('server-timing', `render;desc="${found.kept ? 'kept' : 'rendered'}";dur=${(performance.now() - started).toFixed(1)}`)
+        .header('server-timing', timing)
         .compress(html);
       return reply;
     },
