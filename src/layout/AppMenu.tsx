@@ -10,10 +10,10 @@ import { MenuIcon } from './menuIcons';
 /**
  * One entry. Memoised, as the menu is: react-admin re-renders the layout as the session's queries
  * settle (three passes on a page load), and the entries' MUI items are most of its components.
+ * Whether it is the current entry comes from the menu: an entry reading the address itself would
+ * be drawn again on every change of it (下一页 of a list that keeps its page in the address).
  */
-const AppMenuItem = memo(function AppMenuItem({ entry, open }: { entry: MenuEntry; open: boolean }) {
-  const location = useLocation();
-  const current = isCurrent(entry, location);
+const AppMenuItem = memo(function AppMenuItem({ entry, open, current }: { entry: MenuEntry; open: boolean; current: boolean }) {
   const link = (
     <MenuItem
       component={Link}
@@ -36,6 +36,7 @@ const AppMenuItem = memo(function AppMenuItem({ entry, open }: { entry: MenuEntr
 export const AppMenu = memo(function AppMenu() {
   const { member } = useMember();
   const [open] = useSidebarState();
+  const location = useLocation();
   // MUI's MenuList wants its items as direct children (no Fragments): one flat array. The entries
   // render with the page (a page the server renders arrives with its menu, painted at once).
   const items = MENU_GROUPS.flatMap((group) => {
@@ -51,7 +52,7 @@ export const AppMenu = memo(function AppMenu() {
             </ListSubheader>,
           ]
         : []),
-      ...entries.map((entry) => <AppMenuItem key={entry.to} entry={entry} open={open} />),
+      ...entries.map((entry) => <AppMenuItem key={entry.to} entry={entry} open={open} current={isCurrent(entry, location)} />),
     ];
   });
   return (
