@@ -328,6 +328,31 @@ describe('文章目录管理', () => {
     await expect(page.getByRole('button', { name: '新增文件' }).count()).resolves.toBe(0);
   });
 
+  it('keeps its tree shown while the categories are asked again (刷新): no loading in between', async () => {
+    const { page } = s;
+    await page.getByRole('menuitem', { name: '文章目录管理' }).click();
+    const tree = page.getByRole('tree', { name: '文章分类' });
+    await tree.getByRole('treeitem', { name: '混凝土结构' }).waitFor();
+    // From now on, notes whether the tree's pane ever shows its loading status.
+    await page.evaluate(() => {
+      const seen = window as unknown as { treeLoadingSeen?: boolean };
+      seen.treeLoadingSeen = false;
+      const pane = document.querySelector('[role="tree"]')!.closest('section')!;
+      new MutationObserver(() => {
+        if (pane.querySelector('[role="status"]')) seen.treeLoadingSeen = true;
+      }).observe(pane, { childList: true, subtree: true });
+    });
+    // Another administrator adds a category meanwhile: the answer differs from the tree shown.
+    const added = uniqueName('刷新后的分类');
+    const admin = await s.server.admin();
+    expect((await admin.call('/Xcx1/CreateStandardClassifyInAdmin', { ScName: added, ScFatherCode: '0', type: 0, ScSort: 900 })).status).toBe(200);
+    await page.getByRole('button', { name: '刷新' }).click();
+    // The new answer drawn in place of the old tree, which was never replaced by 拼命加载中.
+    await tree.getByRole('treeitem', { name: added }).waitFor();
+    await tree.getByRole('treeitem', { name: '混凝土结构' }).waitFor();
+    await expect(page.evaluate(() => (window as unknown as { treeLoadingSeen?: boolean }).treeLoadingSeen)).resolves.toBe(false);
+  });
+
   it('adds a file article through the 900px dialog, which Escape and a click outside do not close', async () => {
     const { page } = s;
     await page.getByRole('treeitem', { name: '建筑专业' }).click();

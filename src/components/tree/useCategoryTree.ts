@@ -24,12 +24,13 @@ export function useCategoryTree(resource: 'classify' | 'tykjClassify', type: num
   const { data: answered, isPending, error, refetch } = useGetList(resource, categoryTreeQuery(type), { enabled });
   // Built and drawn in a render React may interrupt (useDeferredValue): the answer arrives in an
   // update React must finish at once, and up to 10,000 categories would hold the page meanwhile.
-  // A page that arrives with its categories (the server's) shows them from its first render.
+  // A page that arrives with its categories (the server's) shows them from its first render; a
+  // tree already shown stays until the new one is drawn.
   const data = useDeferredValue(answered);
   const tree: CategoryTree | undefined = useMemo(() => {
     if (!data) return undefined;
     performance.mark(TREE_DATA_MARK);
     return buildCategoryTree(data, ROOT_NAME);
   }, [data]);
-  return { tree, rows: data, isPending: isPending || data !== answered, error, refetch };
+  return { tree, rows: data, isPending: isPending || (data === undefined && answered !== undefined), error, refetch };
 }
