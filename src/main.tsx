@@ -17,45 +17,59 @@ if (!root) throw new Error('#root is missing from index.html');
 /** How long the answers a page rendered by the server carries count as fresh. */
 const SERVER_ANSWERS_FRESH_MS = 10_000;
 
-const page = readPageState();
-const providers = createProviders(localStorageStore(), fetchJson, pageSession(page));
-// The answers a page rendered by the server was rendered with: the takeover renders from them,
-// without asking for them again as its components mount.
-if (page) {
-  // Current as the page arrives, however long ago it was rendered: the server sends a page it kept
-  // only while nothing has changed since (server/src/http/pages.ts). Timed by the server's render,
-  // a kept page's answers would look stale and be asked for again at once.
-  const arrived = Date.now();
-  for (const query of page.queries.queries) query.state.dataUpdatedAt = arrived;
-  hydrate(providers.queryClient, page.queries);
-  for (const { queryKey } of page.queries.queries) providers.queryClient.setQueryDefaults(queryKey, { staleTime: SERVER_ANSWERS_FRESH_MS });
+/**
+ * The start goes in steps, each a task of its own (the browser may paint, scroll and take a click
+ * between them): done in the task that loads the app's code, they would lengthen the longest task
+ * of the load by about half again.
+ */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
+async function start(container: HTMLElement): Promise<void> {
+  // First the code of the screen at this address, which has the furthest to come, then the parts
+  // of it the server's page shows (a date picker, a tree).
+  await nextTask();
+  const page = readPageState();
+  const screenCode = preloadScreen(window.location.pathname).then(() => preloadParts(page?.parts ?? []));
+
+  await nextTask();
+  const providers = createProviders(localStorageStore(), fetchJson, pageSession(page));
+  // The answers a page rendered by the server was rendered with: the takeover renders from them,
+  // without asking for them again as its components mount.
+  if (page) {
+    // Current as the page arrives, however long ago it was rendered: the server sends a page it kept
+    // only while nothing has changed since (server/src/http/pages.ts). Timed by the server's render,
+    // a kept page's answers would look stale and be asked for again at once.
+    const arrived = Date.now();
+    for (const query of page.queries.queries) query.state.dataUpdatedAt = arrived;
+    hydrate(providers.queryClient, page.queries);
+    for (const { queryKey } of page.queries.queries) providers.queryClient.setQueryDefaults(queryKey, { staleTime: SERVER_ANSWERS_FRESH_MS });
+  }
+  // On a page the server did not render, the session, alongside the screen's code (our
+  // authProvider keeps the answer for react-admin and for useMember; on a page sent without a
+  // session it answers at once, without asking).
+  const session = page ? undefined : providers.authProvider.getCurrentMember().catch(() => undefined);
+
+  await nextTask();
+  const router = createBrowserRouter([{ path: '*', element: <App {...providers} /> }]);
+  const app = (
+    <StrictMode>
+      <TakenOver>
+        <RouterProvider router={router} />
+      </TakenOver>
+    </StrictMode>
+  );
+
+  // Renders are transitions: React renders the page in slices and gives the browser its main thread
+  // between them, not in one long task. A page the server rendered is taken over (hydrated) once its
+  // screen's code is there, unless this browser's store (sidebar, list settings) differs from what
+  // the server assumed: then the browser renders it anew. Otherwise the first render waits for the
+  // session and the code (index.html's shell shows meanwhile): with the member known, the screen
+  // renders at once and asks for its rows.
+  await Promise.all([session, screenCode]);
+  startTransition(() => {
+    if (page && storeMatches(providers.store, page.store)) hydrateRoot(container, app);
+    else createRoot(container).render(app);
+  });
 }
 
-// Both leave at once: the code of the screen at this address and, on a page the server did not
-// render, the session (our authProvider keeps the answer for react-admin and for useMember; on a
-// page sent without a session it answers at once, without asking).
-// The screen's code, then the parts of it the server's page shows (a date picker, a tree).
-const screenCode = preloadScreen(window.location.pathname).then(() => preloadParts(page?.parts ?? []));
-const session = page ? undefined : providers.authProvider.getCurrentMember().catch(() => undefined);
-
-const router = createBrowserRouter([{ path: '*', element: <App {...providers} /> }]);
-const app = (
-  <StrictMode>
-    <TakenOver>
-      <RouterProvider router={router} />
-    </TakenOver>
-  </StrictMode>
-);
-
-// Renders are transitions: React renders the page in slices and gives the browser its main thread
-// between them, not in one long task. A page the server rendered is taken over (hydrated) once its
-// screen's code is there, unless this browser's store (sidebar, list settings) differs from what
-// the server assumed: then the browser renders it anew. Otherwise the first render waits for the
-// session and the code (index.html's shell shows meanwhile): with the member known, the screen
-// renders at once and asks for its rows.
-void Promise.all([session, screenCode]).then(() =>
-  startTransition(() => {
-    if (page && storeMatches(providers.store, page.store)) hydrateRoot(root, app);
-    else createRoot(root).render(app);
-  }),
-);
+void start(root);
