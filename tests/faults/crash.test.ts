@@ -26,7 +26,7 @@ interface Video {
 interface Acked {
   added: Map<number, Video>;
   updated: Map<number, { VdName: string; VdtCode: string }>;
-  /** Updates and deletes sent but never answered 200 (cut off by the kill): each may or may not have landed. */
+  /** Updates and deletes sent but never answered (cut off by the kill): each may or may not have landed. */
   updatesInDoubt: Map<number, { VdName: string; VdtCode: string }>;
   deletesInDoubt: Set<number>;
   deleted: Set<number>;
@@ -81,8 +81,9 @@ async function storm(admin: Client, round: number, types: string[], stable: Vide
         pool.splice(pool.indexOf(v), 1);
         acked.updatesInDoubt.set(v.Id, change);
         const res = await admin.call('/Ajax/UpdateVideo', { Id: v.Id, ...change });
+        // Answered, it is no longer in doubt: 200 landed, anything else was refused.
+        acked.updatesInDoubt.delete(v.Id);
         if (res.status === 200) {
-          acked.updatesInDoubt.delete(v.Id);
           acked.updated.set(v.Id, change);
           acked.total++;
         } else acked.failed++;
@@ -91,8 +92,8 @@ async function storm(admin: Client, round: number, types: string[], stable: Vide
         if (!v) return;
         acked.deletesInDoubt.add(v.Id);
         const res = await admin.call('/Ajax/DelVideo', { Id: v.Id });
+        acked.deletesInDoubt.delete(v.Id);
         if (res.status === 200) {
-          acked.deletesInDoubt.delete(v.Id);
           acked.deleted.add(v.Id);
           acked.total++;
         } else acked.failed++;
