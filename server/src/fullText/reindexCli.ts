@@ -18,6 +18,8 @@ import { optimizeIndex, type AnyDb } from './store';
 /** SETTING row held while a reindex has queued its records and not finished them. */
 const REINDEX_SETTING = 'full_text_reindex';
 const LINE_EVERY_MS = 5000;
+/** Signals within this long of the first Ctrl-C count as the same press (relayed by npm and tsx). */
+const SAME_PRESS_MS = 1000;
 
 async function waiting(db: AnyDb): Promise<number> {
   const row = (await db.selectFrom('FT_JOB').select(sql<number>`count(*)`.as('n')).executeTakeFirst()) as { n: number | string };
@@ -74,9 +76,16 @@ async function main() {
       console.log(text);
     }
   };
+  // Ctrl-C reaches this process from the terminal and again through npm and tsx, which relay it:
+  // a second one within a second is that same press. A later one stops at once.
+  let stoppingSince = 0;
   process.on('SIGINT', () => {
-    if (stopping) process.exit(130);
+    if (stopping) {
+      if (Date.now() - stoppingSince >= SAME_PRESS_MS) process.exit(130);
+      return;
+    }
     stopping = true;
+    stoppingSince = Date.now();
     process.stdout.write('\n正在停止：读完手头的文件后退出，再次运行 npm run reindex 继续 (stopping; run it again to resume)\n');
     void indexer.stop();
   });
