@@ -177,16 +177,18 @@ describe('a build put anywhere', () => {
 
 /**
  * A build whose server render answers `/fast` at once and takes 20 s over `/slow` (unless told to
- * stop): what is measured is the budget alone, with the render's code loaded.
+ * stop): what is measured is the budget alone, with the render's code loaded. `loadMs` makes the
+ * render's code itself take that long to load, as the real app's does on a busy machine.
  */
-function slowBuild(): string {
+function slowBuild(loadMs = 0): string {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'zhishi-slow-render-'));
   fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><html><head></head><body><div id="root"></div><!--/root--></body></html>');
   fs.mkdirSync(path.join(dir, '.ssr', '.vite'), { recursive: true });
   fs.writeFileSync(path.join(dir, '.ssr', '.vite', 'manifest.json'), JSON.stringify({ 'render.mjs': { file: 'render.mjs', isEntry: true } }));
   fs.writeFileSync(
     path.join(dir, '.ssr', 'render.mjs'),
-    `export function setTimeZone() {}
+    `await new Promise((resolve) => setTimeout(resolve, ${loadMs}));
+    export function setTimeZone() {}
     export function setRichTextSanitizer() {}
     export async function renderPage(url, httpClient, cookies, signal) {
       if (url.startsWith('/slow')) {
@@ -229,6 +231,28 @@ describe('the time budget of a render', () => {
     // The render stopped when told: the member's places are free again.
     expect((await load(server, admin, '/fast')).rendered).toBe(true);
     expect((await load(server, admin, '/fast')).rendered).toBe(true);
+  });
+});
+
+describe('the render code of a server just started', () => {
+  let server: TestServer;
+  let build: string;
+  afterAll(async () => {
+    await server?.close();
+    if (build) fs.rmSync(build, { recursive: true, force: true });
+  });
+
+  it('loads with the first page asked for, the login page too: the next member page is rendered on its first load', async () => {
+    // Its code takes three times the budget to load: a member's first page would go out plain.
+    build = slowBuild(3000);
+    server = await startServer({ PUBLIC_DIR: build, RENDER_BUDGET_MS: '1000' });
+    const login = await fetch(`${server.url}/fast`);
+    expect(await login.text()).toContain('<div id="root"></div>');
+    const admin = await server.admin();
+    await new Promise((resolve) => setTimeout(resolve, 5000));
+    const first = await load(server, admin, '/fast');
+    expect(first.rendered).toBe(true);
+    expect(first.html).toContain('<p>rendered</p>');
   });
 });
 

@@ -167,9 +167,11 @@ export function appPages(app: FastifyInstance, publicDir: string, limits: PageOp
     if (current && (await current.thread) === thread) loaded = undefined;
   }
 
-  // Started on the first page asked for with a session (a server that only answers the API never
-  // loads the app's code), and again after a new build: `npm run build` while the server runs
-  // writes a new entry, named in the build's manifest. Without a build, pages go out unrendered.
+  // Started on the first page asked for, the login page too (a server that only answers the API
+  // never loads the app's code): the code takes about a second to load, longer than a render's
+  // budget, so a member's first page after a start would otherwise go out plain after waiting for
+  // it. Started again after a new build: `npm run build` while the server runs writes a new entry,
+  // named in the build's manifest. Without a build, pages go out unrendered.
   async function currentThread(): Promise<Thread | undefined> {
     const built = await fs.stat(manifestFile).then(
       (stat) => stat.mtimeMs,
@@ -290,6 +292,8 @@ export function appPages(app: FastifyInstance, publicDir: string, limits: PageOp
       const started = performance.now();
       const member = request.sessionToken() ? await request.currentMember() : null;
       const { built, html: template } = await pageTemplate();
+      // The login page: the render's code loads meanwhile, for the member's pages after it.
+      if (!member && limits.perMember > 0) void currentThread();
       const found = member ? await keptOrRendered(request, member, built) : undefined;
       if (!found) {
         // Both depend on the cookie. Without a session, never kept: a history navigation may show
