@@ -1,7 +1,9 @@
 import { StrictMode, startTransition } from 'react';
 import { hydrate } from '@tanstack/react-query';
 import { createRoot, hydrateRoot } from 'react-dom/client';
+import './start/afterReact';
 import { localStorageStore } from 'react-admin';
+import './start/afterLibraries';
 import { createBrowserRouter, RouterProvider } from 'react-router-dom';
 import { App } from './App';
 import { preloadParts } from './components/lazyPart';
@@ -10,6 +12,7 @@ import { createProviders } from './providers';
 import { preloadScreen } from './screens';
 import { pageSession, readPageState, storeMatches } from './ssr/pageState';
 import { TakenOver } from './ssr/TakenOver';
+import { nextTask } from './start/nextTask';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('#root is missing from index.html');
@@ -18,12 +21,10 @@ if (!root) throw new Error('#root is missing from index.html');
 const SERVER_ANSWERS_FRESH_MS = 10_000;
 
 /**
- * The start goes in steps, each a task of its own (the browser may paint, scroll and take a click
- * between them): done in the task that loads the app's code, they would lengthen the longest task
- * of the load by about half again.
+ * The start goes on in steps after the code's evaluation (itself in steps: start/afterReact.ts):
+ * done in the task that evaluates the app's code, they would lengthen the longest task of the load
+ * by about half again.
  */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
 async function start(container: HTMLElement): Promise<void> {
   // First the code of the screen at this address, which has the furthest to come, then the parts
   // of it the server's page shows (a date picker, a tree).

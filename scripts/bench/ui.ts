@@ -176,8 +176,12 @@ function analyseBundle(dist: string, modules: Map<string, string[]> | null) {
   const manifestFile = path.join(dist, '.vite/manifest.json');
   if (!fs.existsSync(manifestFile)) throw new Error(`${manifestFile} is missing: build with build.manifest (vite.config.ts)`);
   const manifest = JSON.parse(fs.readFileSync(manifestFile, 'utf8')) as Manifest;
-  const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry);
-  if (!entryKey) throw new Error('no entry in the Vite manifest');
+  // The entry: the chunk index.html loads (its last module script, after the runtime it imports).
+  // Vite's manifest marks it, except when the entry's module sits in a chunk group with a
+  // top-level await (src/start/): then index.html names it.
+  const entryScript = [...fs.readFileSync(path.join(dist, 'index.html'), 'utf8').matchAll(/<script type="module"[^>]*src="\/([^"]+)"/g)].at(-1)?.[1];
+  const entryKey = Object.keys(manifest).find((k) => manifest[k]!.isEntry) ?? Object.keys(manifest).find((k) => manifest[k]!.file === entryScript);
+  if (!entryKey) throw new Error('no entry in the Vite manifest, nor a module script of index.html in it');
   const appKeys = [entryKey];
   const sizes = new Map<string, Size>();
   const size = (file: string) => {
