@@ -14,7 +14,7 @@ const LAYERS: [RegExp, number, string][] = [
   [/^src\/components\//, 2, 'components'],
   [/^src\/layout\//, 3, 'layout'],
   [/^src\/resources\//, 4, 'screens'],
-  [/^src\/(providers|screens|App|main)\.tsx?$|^src\/ssr\//, 5, 'the app'],
+  [/^src\/(providers|screens|App|main)\.tsx?$|^src\/(ssr|start)\//, 5, 'the app'],
   [/^src\/test\//, 6, 'test helpers'],
 ];
 
